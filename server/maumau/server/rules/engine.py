@@ -1,0 +1,706 @@
+"""The rules of Mau Mau and American Mau-Mau, as pure functions over a MatchState.
+
+Theory of operation
+-------------------
+- :func:`new_match` seeds the match's RNG, picks the first dealer at random and deals
+  the first round.
+- :func:`legal_actions` lists what one seat may do now: on its turn, each playable
+  card (a Jack or wild once per suit/colour it can name), drawing, passing after a
+  draw, challenging a Wild Draw Four; at any time, saying Mau for its own open call
+  window and catching an opponent who can be caught.
+- :func:`apply` checks an action and, only if it is legal, carries it out in place and
+  returns the events it caused. An illegal action raises :class:`IllegalAction` with a
+  code and a plain-words reason, and leaves the state untouched. Nothing is ever
+  silently substituted.
+
+The engine reads no clock. Call windows are state; the server reports with
+:class:`~maumau.server.rules.actions.EndCallWindow` that a window's minimum time has
+passed, applies calls and catches in the order its clock decided, and reports turn
+timeouts with :class:`~maumau.server.rules.actions.TurnTimeout`.
+
+Decisions where the rules reference is silent are listed in ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from maumau.protocol.cards import (
+    AMERICAN_DECK,
+    CLASSIC_DECK,
+    NO_SUIT,
+    POINTS_OF,
+    RANK_7,
+    RANK_8,
+    RANK_9,
+    RANK_JACK,
+    RANK_OF,
+    SUIT_OF,
+    SYMBOL_DRAW_TWO,
+    SYMBOL_REVERSE,
+    SYMBOL_SKIP,
+    SYMBOL_WILD,
+    SYMBOL_WILD_DRAW_FOUR,
+    WILD_DRAW_FOUR,
+    card_label,
+    suit_label,
+)
+
+from .actions import (
+    CALLS,
+    CHALLENGES,
+    DRAWS,
+    NAMED_PLAYS,
+    PASSES,
+    PLAYS,
+    Action,
+    Call,
+    Catch,
+    Challenge,
+    Draw,
+    EndCallWindow,
+    NextRound,
+    Pass,
+    Play,
+    SayMau,
+    TurnTimeout,
+)
+from .events import (
+    PENALTY_DRAW_TWO,
+    PENALTY_SEVEN,
+    PENALTY_WILD_DRAW_FOUR,
+    CallWindowClosed,
+    CardDrawn,
+    CardPlayed,
+    Caught,
+    ChallengeDecided,
+    Event,
+    FalseCatch,
+    MatchEnded,
+    MauSaid,
+    Passed,
+    PenaltyDrawn,
+    PenaltyPending,
+    Reshuffled,
+    Reversed,
+    RoundDealt,
+    RoundEnded,
+    Skipped,
+    TimedOut,
+)
+from .settings import Settings
+from .state import CallWindow, MatchState, RoundResult
+
+__all__ = ["IllegalAction", "apply", "legal_actions", "new_match"]
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. ``code`` is stable; ``reason`` is for people."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+# --- setting up ----------------------------------------------------------------
+
+
+def new_match(settings: Settings, seed: int) -> tuple[MatchState, list[Event]]:
+    """A new match: the first dealer is drawn at random and the first round dealt."""
+    state = MatchState(settings, seed)
+    state.dealer = state.rng.randrange(settings.seats)
+    events: list[Event] = []
+    _deal(state, events)
+    return state, events
+
+
+def _deal(state: MatchState, events: list[Event]) -> None:
+    settings = state.settings
+    n = state.seats
+    deck = list(CLASSIC_DECK if settings.is_classic else AMERICAN_DECK)
+    state.rng.shuffle(deck)
+    state.round_no += 1
+    state.hands = [[] for _ in range(n)]
+    for _ in range(settings.hand_size):
+        for offset in range(1, n + 1):
+            state.hands[(state.dealer + offset) % n].append(deck.pop())
+    state.stock = deck
+    state.discard = [deck.pop()]
+    returned = 0
+    while state.discard[-1] == WILD_DRAW_FOUR:
+        deck.append(state.discard.pop())
+        state.rng.shuffle(deck)
+        state.discard.append(deck.pop())
+        returned += 1
+    state.phase = "playing"
+    state.direction = 1
+    state.named = NO_SUIT
+    state.penalty = 0
+    state.penalty_kind = 0
+    state.drawn = -1
+    state.wd4_seat = -1
+    state.windows = []
+    state.last_call = [None] * n
+    dealer = state.dealer
+    top = state.discard[-1]
+    rank = RANK_OF[top]
+    first = (dealer + 1) % n
+    effects: list[Event] = []
+    if settings.is_classic:
+        if rank == RANK_7:
+            state.penalty, state.penalty_kind = 2, PENALTY_SEVEN
+            effects.append(PenaltyPending(first, 2, PENALTY_SEVEN))
+        elif rank == RANK_8 or (rank == RANK_9 and n == 2 and settings.reverse_skips_with_two):
+            effects.append(Skipped(first))
+            first = (first + 1) % n
+        elif rank == RANK_9:
+            state.direction = -1
+            effects.append(Reversed(-1))
+            first = (dealer - 1) % n
+        elif rank == RANK_JACK:
+            state.named = SUIT_OF[top]
+    elif rank == SYMBOL_SKIP:
+        effects.append(Skipped(first))
+        first = (first + 1) % n
+    elif rank == SYMBOL_REVERSE:
+        state.direction = -1
+        effects.append(Reversed(-1))
+        first = dealer
+    elif rank == SYMBOL_DRAW_TWO:
+        if settings.stack_draw_two:
+            state.penalty, state.penalty_kind = 2, PENALTY_DRAW_TWO
+            effects.append(PenaltyPending(first, 2, PENALTY_DRAW_TWO))
+        else:
+            effects.append(
+                PenaltyDrawn(first, _give(state, first, 2, effects), 2, PENALTY_DRAW_TWO)
+            )
+            effects.append(Skipped(first))
+            first = (first + 1) % n
+    state.turn = first
+    events.append(RoundDealt(state.round_no, dealer, top, state.named, first, returned))
+    events.extend(effects)
+
+
+# --- what may be played ----------------------------------------------------------
+
+
+def _playable(state: MatchState, card: int) -> bool:
+    """Whether ``card`` may go on the discard pile now (penalties aside)."""
+    top = state.discard[-1]
+    rank = RANK_OF[card]
+    if state.settings.is_classic:
+        if rank == RANK_JACK:
+            return RANK_OF[top] != RANK_JACK or state.settings.jack_on_jack
+        if RANK_OF[top] == RANK_JACK:
+            return SUIT_OF[card] == state.named
+        return SUIT_OF[card] == SUIT_OF[top] or rank == RANK_OF[top]
+    if rank >= SYMBOL_WILD:
+        return True
+    top_rank = RANK_OF[top]
+    if top_rank >= SYMBOL_WILD:
+        return state.named == NO_SUIT or SUIT_OF[card] == state.named
+    return SUIT_OF[card] == SUIT_OF[top] or rank == top_rank
+
+
+def _answers_penalty(state: MatchState, card: int) -> bool:
+    if state.penalty_kind == PENALTY_SEVEN:
+        return RANK_OF[card] == RANK_7
+    if state.penalty_kind == PENALTY_DRAW_TWO:
+        return RANK_OF[card] == SYMBOL_DRAW_TWO
+    return False
+
+
+def _needs_name(card: int, classic: bool) -> bool:
+    rank = RANK_OF[card]
+    return rank == RANK_JACK if classic else rank >= SYMBOL_WILD
+
+
+def legal_actions(state: MatchState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (without the optional call on a play)."""
+    actions: list[Action] = []
+    if state.phase == "playing" and seat == state.turn:
+        classic = state.settings.is_classic
+        if state.drawn >= 0:
+            _add_plays(actions, seat, (state.drawn,), classic)
+            actions.append(PASSES[seat])
+        elif state.penalty_kind == PENALTY_WILD_DRAW_FOUR:
+            actions.append(CHALLENGES[seat])
+            actions.append(DRAWS[seat])
+        else:
+            hand = state.hands[seat]
+            if state.penalty:
+                cards = [c for c in hand if _answers_penalty(state, c)]
+            else:
+                cards = [c for c in hand if _playable(state, c)]
+            if not classic:
+                cards = list(dict.fromkeys(cards))
+            _add_plays(actions, seat, cards, classic)
+            actions.append(DRAWS[seat])
+    if state.windows:
+        for window in state.windows:
+            if window.seat == seat:
+                if not window.final:
+                    if window.called is None:
+                        actions.append(SayMau(seat, "mau"))
+                        if state.settings.is_classic:
+                            actions.append(SayMau(seat, "maumau"))
+                    elif window.called == "mau" and state.settings.is_classic:
+                        actions.append(SayMau(seat, "maumau"))
+            elif _catchable(state, window):
+                actions.append(Catch(seat, window.seat))
+    return actions
+
+
+def _add_plays(actions: list[Action], seat: int, cards: Iterable[int], classic: bool) -> None:
+    plain = PLAYS[seat]
+    named = NAMED_PLAYS[seat]
+    for card in cards:
+        if _needs_name(card, classic):
+            actions.extend(named[card])
+        else:
+            actions.append(plain[card])
+
+
+def _catchable(state: MatchState, window: CallWindow) -> bool:
+    if not window.final:
+        return window.called is None
+    return (
+        state.settings.is_classic
+        and RANK_OF[window.card] == RANK_JACK
+        and state.last_call[window.seat] != "maumau"
+    )
+
+
+# --- applying ---------------------------------------------------------------------
+
+
+def apply(state: MatchState, action: Action) -> list[Event]:
+    """Carry out ``action`` on ``state`` in place and return its events.
+
+    Raises :class:`IllegalAction` (leaving ``state`` as it was) if the rules forbid it.
+    """
+    events: list[Event] = []
+    if isinstance(action, Play):
+        _apply_play(state, action, events)
+    elif isinstance(action, Draw):
+        _check_turn(state, action.seat)
+        _apply_draw(state, action.seat, events)
+    elif isinstance(action, Pass):
+        _apply_pass(state, action.seat, events)
+    elif isinstance(action, SayMau):
+        _apply_say_mau(state, action, events)
+    elif isinstance(action, Catch):
+        _apply_catch(state, action, events)
+    elif isinstance(action, EndCallWindow):
+        _apply_end_window(state, action.window, events)
+    elif isinstance(action, Challenge):
+        _apply_challenge(state, action.seat, events)
+    elif isinstance(action, TurnTimeout):
+        _apply_timeout(state, action.seat, events)
+    elif isinstance(action, NextRound):
+        _apply_next_round(state, events)
+    else:
+        raise IllegalAction("unknown_action", f"{action!r} is not an action")
+    state.action_no += 1
+    return events
+
+
+def _check_seat(state: MatchState, seat: int) -> None:
+    if type(seat) is not int or not 0 <= seat < state.seats:
+        raise IllegalAction("no_such_seat", f"there is no seat {seat!r} at this table")
+
+
+def _check_turn(state: MatchState, seat: int) -> None:
+    _check_seat(state, seat)
+    if state.phase != "playing":
+        if state.phase == "ending":
+            raise IllegalAction("round_ending", "the round is ending; wait for the call window")
+        raise IllegalAction("round_over", "the round is over; wait for the next deal")
+    if seat != state.turn:
+        raise IllegalAction("not_your_turn", "it is not your turn")
+
+
+def _label(card: int) -> str:
+    return card_label(card, ascii_only=True)
+
+
+def _suit_words(state: MatchState, suit: int) -> str:
+    return suit_label(suit, state.settings.is_classic, ascii_only=True)
+
+
+def _apply_play(state: MatchState, action: Play, events: list[Event]) -> None:
+    seat, card = action.seat, action.card
+    _check_turn(state, seat)
+    hand = state.hands[seat]
+    classic = state.settings.is_classic
+    if card not in hand:
+        raise IllegalAction("not_in_hand", f"you do not hold {_describe_card(card)}")
+    if state.drawn >= 0 and card != state.drawn:
+        raise IllegalAction(
+            "only_drawn_card",
+            f"after drawing you may play only the card you drew ({_label(state.drawn)}) or pass",
+        )
+    if state.penalty_kind == PENALTY_WILD_DRAW_FOUR:
+        raise IllegalAction(
+            "challenge_or_draw", "a Wild Draw Four is pending: challenge it or draw 4"
+        )
+    if state.penalty:
+        if not _answers_penalty(state, card):
+            answer = "a 7" if state.penalty_kind == PENALTY_SEVEN else "a Draw Two"
+            raise IllegalAction(
+                "must_answer_penalty",
+                f"you must draw {state.penalty} or answer with {answer}; "
+                f"{_label(card)} does not answer it",
+            )
+    elif not _playable(state, card):
+        raise IllegalAction("does_not_match", _mismatch_reason(state, card))
+    needs_name = _needs_name(card, classic)
+    if needs_name and not (type(action.named) is int and 0 <= action.named < 4):
+        what = "suit" if classic else "colour"
+        raise IllegalAction("must_name", f"playing {_label(card)} you must name a {what}")
+    if not needs_name and action.named != NO_SUIT:
+        raise IllegalAction(
+            "cannot_name", f"only a {'Jack' if classic else 'wild'} names a suit or colour"
+        )
+    left = len(hand) - 1
+    call = action.call
+    if call is not None:
+        if call not in CALLS:
+            raise IllegalAction("bad_call", f"{call!r} is not a call; say mau or maumau")
+        if left != 1:
+            raise IllegalAction(
+                "nothing_to_call",
+                f"you would have {left} cards left; Mau is said with your second-to-last card",
+            )
+
+    # Legal: carry it out.
+    _turn_action_taken(state, events)
+    hand.remove(card)
+    state.discard.append(card)
+    state.drawn = -1
+    rank = RANK_OF[card]
+    wd4_guilty = False
+    if rank == SYMBOL_WILD_DRAW_FOUR and not classic:
+        wd4_guilty = _holds_previous_colour(state, hand)
+    state.named = action.named if needs_name else NO_SUIT
+    events.append(CardPlayed(seat, card, state.named, call, left))
+    n = state.seats
+    nxt = (seat + state.direction) % n
+    if left == 0:
+        state.penalty, state.penalty_kind = 0, 0
+        state.turn = nxt
+        state.phase = "ending"
+        state.windows.append(CallWindow(state.action_no, seat, card, True))
+        return
+    if left == 1:
+        state.last_call[seat] = None
+        window = CallWindow(state.action_no, seat, card, False)
+        state.windows.append(window)
+        if call is not None:
+            _record_call(state, window, call, events)
+    if classic:
+        if rank == RANK_7:
+            state.penalty += 2
+            state.penalty_kind = PENALTY_SEVEN
+            events.append(PenaltyPending(nxt, state.penalty, PENALTY_SEVEN))
+        elif rank == RANK_8 or (
+            rank == RANK_9 and n == 2 and state.settings.reverse_skips_with_two
+        ):
+            events.append(Skipped(nxt))
+            nxt = (nxt + state.direction) % n
+        elif rank == RANK_9:
+            state.direction = -state.direction
+            events.append(Reversed(state.direction))
+            nxt = (seat + state.direction) % n
+    elif rank >= SYMBOL_SKIP:
+        settings = state.settings
+        if rank == SYMBOL_SKIP or (
+            rank == SYMBOL_REVERSE and n == 2 and settings.reverse_skips_with_two
+        ):
+            events.append(Skipped(nxt))
+            nxt = (nxt + state.direction) % n
+        elif rank == SYMBOL_REVERSE:
+            state.direction = -state.direction
+            events.append(Reversed(state.direction))
+            nxt = (seat + state.direction) % n
+        elif rank == SYMBOL_DRAW_TWO:
+            if settings.stack_draw_two:
+                state.penalty += 2
+                state.penalty_kind = PENALTY_DRAW_TWO
+                events.append(PenaltyPending(nxt, state.penalty, PENALTY_DRAW_TWO))
+            else:
+                _draw_penalty(state, nxt, 2, PENALTY_DRAW_TWO, events)
+                events.append(Skipped(nxt))
+                nxt = (nxt + state.direction) % n
+        elif rank == SYMBOL_WILD_DRAW_FOUR:
+            if settings.wild_draw_four_challenge:
+                state.penalty, state.penalty_kind = 4, PENALTY_WILD_DRAW_FOUR
+                state.wd4_seat, state.wd4_guilty = seat, wd4_guilty
+                events.append(PenaltyPending(nxt, 4, PENALTY_WILD_DRAW_FOUR, True))
+            else:
+                events.append(PenaltyPending(nxt, 4, PENALTY_WILD_DRAW_FOUR))
+                _draw_penalty(state, nxt, 4, PENALTY_WILD_DRAW_FOUR, events)
+                events.append(Skipped(nxt))
+                nxt = (nxt + state.direction) % n
+    state.turn = nxt
+
+
+def _holds_previous_colour(state: MatchState, hand_after: list[int]) -> bool:
+    """Whether the Wild Draw Four's player held a card of the colour it was played on."""
+    previous = state.discard[-2]
+    colour = state.named if RANK_OF[previous] >= SYMBOL_WILD else SUIT_OF[previous]
+    return colour != NO_SUIT and any(SUIT_OF[c] == colour for c in hand_after)
+
+
+def _describe_card(card: object) -> str:
+    if type(card) is int and 0 <= card < len(POINTS_OF):
+        return card_label(card, ascii_only=True)
+    return repr(card)
+
+
+def _mismatch_reason(state: MatchState, card: int) -> str:
+    top = state.discard[-1]
+    label = _label(card)
+    if state.settings.is_classic:
+        if RANK_OF[card] == RANK_JACK:
+            return "a Jack may not be played on a Jack at this table (house rule jack_on_jack)"
+        if RANK_OF[top] == RANK_JACK:
+            return (
+                f"{label} does not follow the Jack: it named {_suit_words(state, state.named)}; "
+                "play that suit or a Jack"
+            )
+        return f"{label} matches neither the suit nor the rank of {_label(top)}"
+    if RANK_OF[top] >= SYMBOL_WILD:
+        return f"{label} is not {_suit_words(state, state.named)}, the colour named by the wild"
+    return f"{label} matches neither the colour, number nor symbol of {_label(top)}"
+
+
+def _turn_action_taken(state: MatchState, events: list[Event]) -> None:
+    """The player on turn acted: open windows that have run their time now close."""
+    if not state.windows:
+        return
+    for window in state.windows[:]:
+        window.acted = True
+        if window.elapsed:
+            _close_window(state, window, events)
+
+
+def _close_window(state: MatchState, window: CallWindow, events: list[Event]) -> None:
+    state.windows.remove(window)
+    events.append(CallWindowClosed(window.seat, window.id))
+    if window.final and state.phase == "ending":
+        if state.hands[window.seat]:
+            state.phase = "playing"
+        else:
+            _end_round(state, window.seat, events)
+
+
+def _give(state: MatchState, seat: int, count: int, events: list[Event]) -> int:
+    """Move up to ``count`` cards from the stock to ``seat``; returns how many moved."""
+    hand = state.hands[seat]
+    stock = state.stock
+    given = 0
+    while given < count:
+        if not stock:
+            if len(state.discard) <= 1:
+                break
+            top = state.discard.pop()
+            stock.extend(state.discard)
+            state.discard = [top]
+            state.rng.shuffle(stock)
+            events.append(Reshuffled(len(stock)))
+        hand.append(stock.pop())
+        given += 1
+    if len(hand) > 1:
+        state.last_call[seat] = None
+    return given
+
+
+def _draw_penalty(state: MatchState, seat: int, count: int, kind: int, events: list[Event]) -> None:
+    got = _give(state, seat, count, events)
+    events.append(PenaltyDrawn(seat, got, count, kind))
+    _left_out_seat_drew(state, seat)
+
+
+def _left_out_seat_drew(state: MatchState, seat: int) -> None:
+    """A player whose last card is down but who was made to draw is back in the round."""
+    if state.phase == "ending" and state.hands[seat]:
+        for window in state.windows:
+            if window.final and window.seat == seat:
+                state.windows.remove(window)
+                state.phase = "playing"
+                break
+
+
+def _apply_draw(state: MatchState, seat: int, events: list[Event]) -> None:
+    if state.drawn >= 0:
+        raise IllegalAction("already_drawn", "you have drawn already: play the drawn card or pass")
+    _turn_action_taken(state, events)
+    n = state.seats
+    if state.penalty:
+        amount, kind = state.penalty, state.penalty_kind
+        state.penalty, state.penalty_kind = 0, 0
+        _draw_penalty(state, seat, amount, kind, events)
+        state.turn = (seat + state.direction) % n
+        return
+    got = _give(state, seat, 1, events)
+    if got and _playable(state, state.hands[seat][-1]):
+        state.drawn = state.hands[seat][-1]
+        events.append(CardDrawn(seat, 1, True))
+        return
+    events.append(CardDrawn(seat, got, False))
+    state.turn = (seat + state.direction) % n
+
+
+def _apply_pass(state: MatchState, seat: int, events: list[Event]) -> None:
+    _check_turn(state, seat)
+    if state.drawn < 0:
+        raise IllegalAction("nothing_drawn", "you may pass only after drawing a playable card")
+    _turn_action_taken(state, events)
+    state.drawn = -1
+    events.append(Passed(seat))
+    state.turn = (seat + state.direction) % state.seats
+
+
+def _apply_challenge(state: MatchState, seat: int, events: list[Event]) -> None:
+    _check_turn(state, seat)
+    if state.penalty_kind != PENALTY_WILD_DRAW_FOUR:
+        raise IllegalAction("nothing_to_challenge", "there is no Wild Draw Four to challenge")
+    _turn_action_taken(state, events)
+    target, guilty = state.wd4_seat, state.wd4_guilty
+    state.penalty, state.penalty_kind, state.wd4_seat = 0, 0, -1
+    events.append(ChallengeDecided(seat, target, guilty))
+    if guilty:
+        _draw_penalty(state, target, 4, PENALTY_WILD_DRAW_FOUR, events)
+    else:
+        _draw_penalty(state, seat, 6, PENALTY_WILD_DRAW_FOUR, events)
+        state.turn = (seat + state.direction) % state.seats
+
+
+def _apply_timeout(state: MatchState, seat: int, events: list[Event]) -> None:
+    _check_turn(state, seat)
+    events.append(TimedOut(seat))
+    if state.drawn >= 0:
+        _apply_pass(state, seat, events)
+        return
+    _apply_draw(state, seat, events)
+    if state.drawn >= 0:
+        state.drawn = -1
+        events.append(Passed(seat))
+        state.turn = (seat + state.direction) % state.seats
+
+
+def _record_call(state: MatchState, window: CallWindow, call: Call, events: list[Event]) -> None:
+    said: Call = "maumau" if call == "maumau" and state.settings.is_classic else "mau"
+    window.called = said
+    state.last_call[window.seat] = said
+    events.append(MauSaid(window.seat, said))
+
+
+def _apply_say_mau(state: MatchState, action: SayMau, events: list[Event]) -> None:
+    seat = action.seat
+    _check_seat(state, seat)
+    if action.call not in CALLS:
+        raise IllegalAction("bad_call", f"{action.call!r} is not a call; say mau or maumau")
+    if state.phase in ("round_over", "match_over"):
+        raise IllegalAction("round_over", "the round is over")
+    already_called = False
+    for window in state.windows:
+        if window.seat == seat and not window.final:
+            if window.called is None:
+                _record_call(state, window, action.call, events)
+                return
+            if window.called == "mau" and action.call == "maumau" and state.settings.is_classic:
+                _record_call(state, window, "maumau", events)
+                return
+            already_called = True
+    if already_called:
+        raise IllegalAction("already_called", "you have already said it")
+    cards = len(state.hands[seat])
+    if cards == 1:
+        raise IllegalAction(
+            "window_closed", "too late: the call window for your second-to-last card has closed"
+        )
+    if cards == 0 and state.phase == "ending":
+        raise IllegalAction(
+            "already_out", "you have played your last card; there is nothing to say"
+        )
+    raise IllegalAction(
+        "nothing_to_call",
+        f"you hold {cards} cards; Mau is said when you play your second-to-last card",
+    )
+
+
+def _apply_catch(state: MatchState, action: Catch, events: list[Event]) -> None:
+    seat, target = action.seat, action.target
+    _check_seat(state, seat)
+    _check_seat(state, target)
+    if seat == target:
+        raise IllegalAction("catch_self", "you cannot catch yourself")
+    if state.phase in ("round_over", "match_over"):
+        raise IllegalAction("round_over", "the round is over")
+    for window in state.windows:
+        if window.seat == target and _catchable(state, window):
+            penalty = state.settings.mau_penalty
+            events.append(Caught(seat, target, penalty, window.final))
+            if not window.final:
+                state.windows.remove(window)
+            _draw_penalty(state, target, penalty, 0, events)
+            if window in state.windows:
+                # Nothing was left to draw: the player stays out and the round ends.
+                _close_window(state, window, events)
+            return
+    reason = _why_not_catchable(state, target)
+    false_penalty = state.settings.false_catch_penalty
+    if not false_penalty:
+        raise IllegalAction("nothing_to_catch", reason)
+    events.append(FalseCatch(seat, target, false_penalty))
+    _draw_penalty(state, seat, false_penalty, 0, events)
+
+
+def _why_not_catchable(state: MatchState, target: int) -> str:
+    for window in state.windows:
+        if window.seat == target:
+            if window.final:
+                return "their last card is no Jack, or they said Mau Mau in time: nothing to catch"
+            return "they said it in time"
+    return "they have no open call window: nothing to catch"
+
+
+def _apply_end_window(state: MatchState, window_id: int, events: list[Event]) -> None:
+    for window in state.windows:
+        if window.id == window_id:
+            window.elapsed = True
+            if window.acted or window.final:
+                _close_window(state, window, events)
+            return
+    raise IllegalAction("no_such_window", f"no call window {window_id} is open")
+
+
+def _end_round(state: MatchState, winner: int, events: list[Event]) -> None:
+    hand_points = tuple(sum(POINTS_OF[c] for c in hand) for hand in state.hands)
+    points = sum(hand_points)
+    state.scores[winner] += points
+    state.windows = []
+    state.penalty, state.penalty_kind, state.drawn = 0, 0, -1
+    hands = tuple(tuple(hand) for hand in state.hands)
+    scores = tuple(state.scores)
+    state.last_round = RoundResult(state.round_no, winner, points, hands, hand_points, scores)
+    events.append(RoundEnded(state.round_no, winner, points, hands, scores))
+    if state.scores[winner] >= state.settings.target_score:
+        state.phase = "match_over"
+        state.winner = winner
+        events.append(MatchEnded(winner, scores))
+    else:
+        state.phase = "round_over"
+
+
+def _apply_next_round(state: MatchState, events: list[Event]) -> None:
+    if state.phase != "round_over":
+        raise IllegalAction(
+            "round_not_over",
+            "the match is over" if state.phase == "match_over" else "the round is still on",
+        )
+    state.dealer = (state.dealer + 1) % state.seats
+    _deal(state, events)

@@ -1,0 +1,114 @@
+"""What one seat, or a spectator, may know of a match.
+
+:func:`view` is the only way match state leaves the server. It copies out exactly
+the public facts (top card, named suit or colour, direction, whose turn it is,
+pending penalty, card counts, stock and discard sizes, open call windows, scores,
+the last round's revealed hands) plus, for a seat, its own hand, the card it just
+drew and its legal actions. It never contains another seat's cards or the order of
+the stock: a property test swaps every hidden card around and checks that no view
+changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from maumau.protocol.cards import CODE_OF, NO_SUIT
+
+from .actions import Action
+from .engine import _catchable, legal_actions
+from .settings import Settings
+from .state import MatchState, Phase
+
+PENALTY_KINDS = {0: None, 1: "seven", 2: "draw_two", 3: "wild_draw_four"}
+
+
+@dataclass(frozen=True, slots=True)
+class WindowView:
+    """An open call window, as everyone sees it."""
+
+    id: int
+    seat: int
+    final: bool
+    called: str | None
+    catchable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    """The end of the last round: every hand revealed, and the points counted."""
+
+    round_no: int
+    winner: int
+    points: int
+    hands: tuple[tuple[str, ...], ...]
+    hand_points: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """One seat's (or a spectator's, ``seat is None``) knowledge of the match."""
+
+    seat: int | None
+    settings: Settings
+    phase: Phase
+    round_no: int
+    dealer: int
+    turn: int
+    direction: int
+    top: str
+    named: int | None
+    penalty: int
+    penalty_kind: str | None
+    hand_counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    stock_count: int
+    discard_count: int
+    windows: tuple[WindowView, ...]
+    last_round: RoundView | None
+    winner: int | None
+    action_no: int
+    hand: tuple[str, ...] | None
+    drawn: str | None
+    legal: tuple[Action, ...]
+
+
+def view(state: MatchState, seat: int | None) -> MatchView:
+    """What ``seat`` may know now; ``seat=None`` is the spectators' view."""
+    last = state.last_round
+    return MatchView(
+        seat=seat,
+        settings=state.settings,
+        phase=state.phase,
+        round_no=state.round_no,
+        dealer=state.dealer,
+        turn=state.turn,
+        direction=state.direction,
+        top=CODE_OF[state.discard[-1]],
+        named=state.named if state.named != NO_SUIT else None,
+        penalty=state.penalty,
+        penalty_kind=PENALTY_KINDS[state.penalty_kind],
+        hand_counts=tuple(len(hand) for hand in state.hands),
+        scores=tuple(state.scores),
+        stock_count=len(state.stock),
+        discard_count=len(state.discard),
+        windows=tuple(
+            WindowView(w.id, w.seat, w.final, w.called, _catchable(state, w)) for w in state.windows
+        ),
+        last_round=None
+        if last is None
+        else RoundView(
+            last.round_no,
+            last.winner,
+            last.points,
+            tuple(tuple(CODE_OF[c] for c in hand) for hand in last.hands),
+            last.hand_points,
+            last.scores,
+        ),
+        winner=state.winner if state.winner >= 0 else None,
+        action_no=state.action_no,
+        hand=tuple(CODE_OF[c] for c in state.hands[seat]) if seat is not None else None,
+        drawn=CODE_OF[state.drawn] if seat == state.turn and state.drawn >= 0 else None,
+        legal=tuple(legal_actions(state, seat)) if seat is not None else (),
+    )
