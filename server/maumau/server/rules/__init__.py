@@ -33,7 +33,7 @@ from .engine import IllegalAction, apply, legal_actions, new_match
 from .events import Event, describe
 from .settings import Settings, SettingsError, Variant
 from .state import MatchState, RoundResult
-from .view import MatchView, RoundView, WindowView, view
+from .views import MatchView, RoundView, WindowView, view
 
 __all__ = [
     "Action",

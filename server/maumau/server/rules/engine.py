@@ -23,6 +23,7 @@ Decisions where the rules reference is silent are listed in ``docs/rules.md``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
 from maumau.protocol.cards import (
@@ -106,9 +107,16 @@ class IllegalAction(Exception):
 # --- setting up ----------------------------------------------------------------
 
 
-def new_match(settings: Settings, seed: int) -> tuple[MatchState, list[Event]]:
-    """A new match: the first dealer is drawn at random and the first round dealt."""
+def new_match(
+    settings: Settings, seed: int, rng: random.Random | None = None
+) -> tuple[MatchState, list[Event]]:
+    """A new match: the first dealer is drawn at random and the first round dealt.
+
+    ``rng`` replaces the generator seeded with ``seed``; tests use it to stack decks.
+    """
     state = MatchState(settings, seed)
+    if rng is not None:
+        state.rng = rng
     state.dealer = state.rng.randrange(settings.seats)
     events: list[Event] = []
     _deal(state, events)

@@ -35,7 +35,7 @@ class SettingsError(ValueError):
 _SPEC: dict[str, tuple[type, int, int, Variant | None, str]] = {
     "seats": (int, 2, 10, None, "number of players at the table"),
     "target_score": (int, 1, 100_000, None, "points that win the match"),
-    "mau_penalty": (int, 0, 10, None, "cards drawn by a player caught not saying Mau"),
+    "mau_penalty": (int, 1, 10, None, "cards drawn by a player caught not saying Mau"),
     "false_catch_penalty": (int, 0, 10, None, "cards drawn for catching nobody"),
     "mau_window_ms": (int, 100, 30_000, None, "shortest call window after a play"),
     "lag_compensation": (bool, 0, 1, None, "move call/catch stamps earlier by one-way delay"),

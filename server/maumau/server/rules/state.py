@@ -4,7 +4,7 @@ A :class:`MatchState` is owned by the server and changed only by
 :func:`~maumau.server.rules.engine.apply`, which works on it in place (like
 OpenSpiel's ``apply_action``); :meth:`MatchState.clone` gives an independent copy.
 It never leaves the server: players and spectators get
-:func:`~maumau.server.rules.view.view` of it.
+:func:`~maumau.server.rules.views.view` of it.
 
 Cards are integer ids from :mod:`maumau.protocol.cards`. The top of the stock and of
 the discard pile is the end of their list. The match's only source of chance is its
