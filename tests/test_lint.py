@@ -1,0 +1,37 @@
+"""Static checks run as tests: ruff on the whole tree, mypy --strict on the protocol
+package and the rules engine (configured in pyproject.toml)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def tool(name: str) -> str:
+    path = BIN / name
+    found = str(path) if path.exists() else shutil.which(name)
+    assert found, f"{name} is not installed; scripts/test installs the lint extra"
+    return found
+
+
+def test_ruff_is_clean() -> None:
+    result = subprocess.run(
+        [tool("ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_on_protocol_and_rules() -> None:
+    result = subprocess.run(
+        [tool("mypy"), "protocol", "server/maumau/server/rules"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
