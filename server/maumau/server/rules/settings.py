@@ -83,7 +83,7 @@ class Settings:
                 continue
             if not isinstance(value, int) or isinstance(value, bool):
                 raise SettingsError(name, f"must be a whole number, not {value!r}")
-            if not low <= value <= high:
+            if name != "seats" and not low <= value <= high:
                 raise SettingsError(name, f"must be between {low} and {high}, not {value}")
         low, high = _SEAT_RANGE[self.variant]
         if not low <= self.seats <= high:
