@@ -1,0 +1,565 @@
+"""Every message of the maumau wire protocol, as frozen, slotted dataclasses.
+
+A message travels as a msgpack map: ``{"type": <type>, <field>: <value>, ...}``.
+Each class names its wire ``type``, who may send it (``client``, ``server`` or
+``both``) and a validator per field (:mod:`maumau.protocol.schema`). Fields listed in
+``OPTIONAL`` may be left out of the map; every other field must be present, and no
+other key is allowed. :func:`decode_message` checks all of that on the way in;
+:meth:`Message.to_wire` produces the map on the way out.
+
+``docs/protocol.md`` documents each message; ``tests/test_protocol_doc.py`` checks
+that it names every type and field defined here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from . import schema as s
+
+PROTOCOL_VERSION = 1
+NAME_MAX = 24
+CHAT_MAX = 200
+TABLE_NAME_MAX = 32
+PASSWORD_MAX = 64
+
+_SEAT = s.integer(0, 9)
+_TABLE_ID = s.integer(1, 2**31)
+_SEQ = s.integer(0, 2**62)
+_NAMED = s.one_of("S", "H", "D", "C", "R", "Y", "G", "B")
+_CALL = s.one_of("mau", "maumau")
+_NAME = s.text(NAME_MAX, 1, printable=True)
+
+
+class MessageError(ValueError):
+    """A decoded map is not a valid message. ``code`` is the protocol error code."""
+
+    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """Base of every message."""
+
+    TYPE: ClassVar[str] = ""
+    SENDER: ClassVar[str] = "both"
+    SCHEMA: ClassVar[dict[str, s.Validator]] = {}
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset()
+
+    def to_wire(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name in self.OPTIONAL:
+                continue
+            data[f.name] = value
+        return data
+
+
+MESSAGE_TYPES: dict[str, type[Message]] = {}
+
+
+def _register(cls: type[Message]) -> type[Message]:
+    names = [f.name for f in fields(cls)]
+    assert names == list(cls.SCHEMA), f"{cls.__name__}: fields and schema differ"
+    MESSAGE_TYPES[cls.TYPE] = cls
+    return cls
+
+
+# --- both directions ------------------------------------------------------------------
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Ping(Message):
+    """Asks the peer to answer with a Pong carrying the same nonce."""
+
+    TYPE = "ping"
+    SCHEMA = {"nonce": s.integer(0, 2**62)}
+    nonce: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Pong(Message):
+    TYPE = "pong"
+    SCHEMA = {"nonce": s.integer(0, 2**62)}
+    nonce: int
+
+
+# --- client to server -------------------------------------------------------------------
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    """The first message a client sends."""
+
+    TYPE = "hello"
+    SENDER = "client"
+    SCHEMA = {
+        "version": s.integer(0, 65535),
+        "name": _NAME,
+        "resume": s.optional(s.text(128, 1)),
+    }
+    OPTIONAL = frozenset({"resume"})
+    version: int
+    name: str
+    resume: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class ListTables(Message):
+    TYPE = "list_tables"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class CreateTable(Message):
+    TYPE = "create_table"
+    SENDER = "client"
+    SCHEMA = {
+        "name": s.text(TABLE_NAME_MAX, 1, printable=True),
+        "settings": s.free_map(),
+        "bots": s.array(_SEAT, 10),
+        "password": s.optional(s.text(PASSWORD_MAX, 1)),
+    }
+    OPTIONAL = frozenset({"password"})
+    name: str
+    settings: dict[str, Any]
+    bots: tuple[int, ...]
+    password: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class JoinTable(Message):
+    """Sit down at ``table``: at ``seat``, or at the first free seat if it is nil."""
+
+    TYPE = "join_table"
+    SENDER = "client"
+    SCHEMA = {
+        "table": _TABLE_ID,
+        "seat": s.optional(_SEAT),
+        "password": s.optional(s.text(PASSWORD_MAX, 1)),
+    }
+    OPTIONAL = frozenset({"seat", "password"})
+    table: int
+    seat: int | None = None
+    password: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class WatchTable(Message):
+    TYPE = "watch_table"
+    SENDER = "client"
+    SCHEMA = {"table": _TABLE_ID, "password": s.optional(s.text(PASSWORD_MAX, 1))}
+    OPTIONAL = frozenset({"password"})
+    table: int
+    password: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class LeaveTable(Message):
+    TYPE = "leave_table"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Ready(Message):
+    TYPE = "ready"
+    SENDER = "client"
+    SCHEMA = {"ready": s.boolean}
+    ready: bool
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class StartMatch(Message):
+    TYPE = "start_match"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Rematch(Message):
+    TYPE = "rematch"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Chat(Message):
+    TYPE = "chat"
+    SENDER = "client"
+    SCHEMA = {"scope": s.one_of("lobby", "table"), "text": s.text(CHAT_MAX, 1)}
+    scope: str
+    text: str
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class PlayCard(Message):
+    """Play ``card``; ``named`` for a Jack or wild; ``call`` says Mau with the play."""
+
+    TYPE = "play"
+    SENDER = "client"
+    SCHEMA = {"card": s.card, "named": s.optional(_NAMED), "call": s.optional(_CALL)}
+    OPTIONAL = frozenset({"named", "call"})
+    card: str
+    named: str | None = None
+    call: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class DrawCard(Message):
+    TYPE = "draw"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class PassTurn(Message):
+    TYPE = "pass"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class ChallengeCard(Message):
+    TYPE = "challenge"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class SayMau(Message):
+    TYPE = "say_mau"
+    SENDER = "client"
+    SCHEMA = {"call": _CALL}
+    call: str
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class CatchPlayer(Message):
+    TYPE = "catch"
+    SENDER = "client"
+    SCHEMA = {"target": _SEAT}
+    target: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Bye(Message):
+    TYPE = "bye"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+# --- server to client ---------------------------------------------------------------------
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Welcome(Message):
+    TYPE = "welcome"
+    SENDER = "server"
+    SCHEMA = {
+        "version": s.integer(0, 65535),
+        "session": s.text(64, 1),
+        "resume": s.text(128, 1),
+        "name": _NAME,
+        "resumed": s.boolean,
+    }
+    version: int
+    session: str
+    resume: str
+    name: str
+    resumed: bool
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Error(Message):
+    """Something the client sent was refused; ``ref`` is the type of that message."""
+
+    TYPE = "error"
+    SENDER = "server"
+    SCHEMA = {
+        "code": s.text(48, 1),
+        "message": s.text(500),
+        "ref": s.optional(s.text(32)),
+        "fatal": s.boolean,
+    }
+    OPTIONAL = frozenset({"ref"})
+    code: str
+    message: str
+    ref: str | None = None
+    fatal: bool = False
+
+
+_SEAT_INFO = s.record(
+    {
+        "name": s.optional(_NAME),
+        "bot": s.boolean,
+        "connected": s.boolean,
+        "away": s.boolean,
+        "ready": s.boolean,
+    }
+)
+_TABLE_SUMMARY = s.record(
+    {
+        "id": _TABLE_ID,
+        "name": s.text(TABLE_NAME_MAX, 1),
+        "variant": s.one_of("classic", "american"),
+        "seats": s.array(_SEAT_INFO, 10),
+        "spectators": s.integer(0, 10_000),
+        "state": s.one_of("waiting", "playing", "finished"),
+        "round": s.integer(0, 10_000),
+        "locked": s.boolean,
+    }
+)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Lobby(Message):
+    """Every table and every player online. Sent on entering the lobby and on changes."""
+
+    TYPE = "lobby"
+    SENDER = "server"
+    SCHEMA = {"tables": s.array(_TABLE_SUMMARY, 10_000), "online": s.array(_NAME, 10_000)}
+    tables: tuple[dict[str, Any], ...]
+    online: tuple[str, ...]
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class TableInfo(Message):
+    """The table one sits at or watches: its settings, seats and spectators."""
+
+    TYPE = "table"
+    SENDER = "server"
+    SCHEMA = {
+        "id": _TABLE_ID,
+        "name": s.text(TABLE_NAME_MAX, 1),
+        "settings": s.free_map(),
+        "seats": s.array(_SEAT_INFO, 10),
+        "spectators": s.array(_NAME, 10_000),
+        "state": s.one_of("waiting", "playing", "finished"),
+        "creator": s.optional(_NAME),
+        "you": s.optional(_SEAT),
+    }
+    id: int
+    name: str
+    settings: dict[str, Any]
+    seats: tuple[dict[str, Any], ...]
+    spectators: tuple[str, ...]
+    state: str
+    creator: str | None
+    you: int | None
+
+
+_LEGAL = s.record(
+    {"kind": s.one_of("play", "draw", "pass", "challenge", "say_mau", "catch")},
+    {"card": s.card, "named": _NAMED, "call": _CALL, "target": _SEAT},
+)
+_WINDOW = s.record(
+    {
+        "id": _SEQ,
+        "seat": _SEAT,
+        "final": s.boolean,
+        "called": s.optional(_CALL),
+        "catchable": s.boolean,
+    }
+)
+_ROUND = s.record(
+    {
+        "round": s.integer(1, 100_000),
+        "winner": _SEAT,
+        "points": s.integer(0, 100_000),
+        "hands": s.array(s.array(s.card, 108), 10),
+        "hand_points": s.array(s.integer(0, 100_000), 10),
+        "scores": s.array(s.integer(0, 10_000_000), 10),
+    }
+)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class View(Message):
+    """What the receiver may know of the match now, and its legal actions."""
+
+    TYPE = "view"
+    SENDER = "server"
+    SCHEMA = {
+        "table": _TABLE_ID,
+        "seq": _SEQ,
+        "seat": s.optional(_SEAT),
+        "phase": s.one_of("playing", "ending", "round_over", "match_over"),
+        "round": s.integer(0, 100_000),
+        "dealer": _SEAT,
+        "turn": _SEAT,
+        "direction": s.integer(-1, 1),
+        "top": s.card,
+        "named": s.optional(_NAMED),
+        "penalty": s.integer(0, 1000),
+        "penalty_kind": s.optional(s.one_of("seven", "draw_two", "wild_draw_four")),
+        "hand_counts": s.array(s.integer(0, 108), 10),
+        "scores": s.array(s.integer(0, 10_000_000), 10),
+        "target": s.integer(1, 100_000),
+        "stock": s.integer(0, 108),
+        "discard": s.integer(0, 108),
+        "windows": s.array(_WINDOW, 100),
+        "last_round": s.optional(_ROUND),
+        "winner": s.optional(_SEAT),
+        "hand": s.optional(s.array(s.card, 108)),
+        "drawn": s.optional(s.card),
+        "legal": s.array(_LEGAL, 200),
+        "turn_deadline_ms": s.optional(s.integer(0, 3_600_000)),
+    }
+    table: int
+    seq: int
+    seat: int | None
+    phase: str
+    round: int
+    dealer: int
+    turn: int
+    direction: int
+    top: str
+    named: str | None
+    penalty: int
+    penalty_kind: str | None
+    hand_counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    target: int
+    stock: int
+    discard: int
+    windows: tuple[dict[str, Any], ...]
+    last_round: dict[str, Any] | None
+    winner: int | None
+    hand: tuple[str, ...] | None
+    drawn: str | None
+    legal: tuple[dict[str, Any], ...]
+    turn_deadline_ms: int | None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class GameEvent(Message):
+    """One change at the table, in plain words; ``kind`` names the engine event."""
+
+    TYPE = "event"
+    SENDER = "server"
+    SCHEMA = {
+        "table": _TABLE_ID,
+        "seq": _SEQ,
+        "kind": s.text(32, 1),
+        "text": s.text(500, 1),
+    }
+    table: int
+    seq: int
+    kind: str
+    text: str
+
+
+_STAMP = s.record(
+    {
+        "seat": _SEAT,
+        "what": s.one_of("call", "catch"),
+        "after_ms": s.number(-1e7, 1e7),
+        "shift_ms": s.number(0, 1e4),
+    }
+)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class MauDecision(Message):
+    """How the arbiter decided a call window's race, with server-clock stamps
+    relative to the play that opened it (after lag compensation ``shift_ms``)."""
+
+    TYPE = "mau_decision"
+    SENDER = "server"
+    SCHEMA = {
+        "table": _TABLE_ID,
+        "seq": _SEQ,
+        "window": _SEQ,
+        "seat": _SEAT,
+        "outcome": s.one_of("called", "caught"),
+        "stamps": s.array(_STAMP, 20),
+        "text": s.text(500, 1),
+    }
+    table: int
+    seq: int
+    window: int
+    seat: int
+    outcome: str
+    stamps: tuple[dict[str, Any], ...]
+    text: str
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class ChatLine(Message):
+    TYPE = "chat_line"
+    SENDER = "server"
+    SCHEMA = {"scope": s.one_of("lobby", "table"), "sender": _NAME, "text": s.text(CHAT_MAX, 1)}
+    scope: str
+    sender: str
+    text: str
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Goodbye(Message):
+    """The server is closing this connection (shutdown, replaced, or abuse)."""
+
+    TYPE = "goodbye"
+    SENDER = "server"
+    SCHEMA = {"reason": s.text(200, 1)}
+    reason: str
+
+
+def decode_message(data: Any, sender: str) -> Message:
+    """Check a decoded msgpack value sent by ``sender`` and build its message."""
+    if type(data) is not dict:
+        raise MessageError("bad_message", "a message must be a map")
+    kind = data.get("type")
+    if type(kind) is not str:
+        raise MessageError("bad_message", "a message needs a string field 'type'")
+    cls = MESSAGE_TYPES.get(kind)
+    if cls is None or cls.SENDER not in ("both", sender):
+        raise MessageError("unknown_type", f"unknown message type {kind!r}", kind)
+    values: dict[str, Any] = {}
+    try:
+        for name, check in cls.SCHEMA.items():
+            if name in data:
+                values[name] = check(data[name], f"{kind}.{name}")
+            elif name not in cls.OPTIONAL:
+                raise s.SchemaError(f"{kind}.{name}", "is missing")
+        for key in data:
+            if key != "type" and key not in cls.SCHEMA:
+                raise s.SchemaError(f"{kind}.{key}", "is not a known field")
+    except s.SchemaError as error:
+        raise MessageError("bad_message", str(error), kind) from None
+    return cls(**values)
