@@ -392,7 +392,10 @@ def _apply_play(state: MatchState, action: Play, events: list[Event]) -> None:
     if rank == SYMBOL_WILD_DRAW_FOUR and not classic:
         wd4_guilty = _holds_previous_colour(state, hand)
     state.named = action.named if needs_name else NO_SUIT
-    events.append(CardPlayed(seat, card, state.named, call, left))
+    said: Call | None = None
+    if call is not None:
+        said = "maumau" if call == "maumau" and classic else "mau"
+    events.append(CardPlayed(seat, card, state.named, said, left))
     n = state.seats
     nxt = (seat + state.direction) % n
     if left == 0:
@@ -405,8 +408,8 @@ def _apply_play(state: MatchState, action: Play, events: list[Event]) -> None:
         state.last_call[seat] = None
         window = CallWindow(state.action_no, seat, card, False)
         state.windows.append(window)
-        if call is not None:
-            _record_call(state, window, call, events)
+        if said is not None:
+            _record_call(state, window, said, events, announce=False)
     if classic:
         if rank == RANK_7:
             state.penalty += 2
@@ -447,7 +450,6 @@ def _apply_play(state: MatchState, action: Play, events: list[Event]) -> None:
                 state.wd4_seat, state.wd4_guilty = seat, wd4_guilty
                 events.append(PenaltyPending(nxt, 4, PENALTY_WILD_DRAW_FOUR, True))
             else:
-                events.append(PenaltyPending(nxt, 4, PENALTY_WILD_DRAW_FOUR))
                 _draw_penalty(state, nxt, 4, PENALTY_WILD_DRAW_FOUR, events)
                 events.append(Skipped(nxt))
                 nxt = (nxt + state.direction) % n
@@ -599,11 +601,15 @@ def _apply_timeout(state: MatchState, seat: int, events: list[Event]) -> None:
         state.turn = (seat + state.direction) % state.seats
 
 
-def _record_call(state: MatchState, window: CallWindow, call: Call, events: list[Event]) -> None:
+def _record_call(
+    state: MatchState, window: CallWindow, call: Call, events: list[Event], announce: bool = True
+) -> None:
+    """Record a call; ``announce=False`` when the play that carried it already says so."""
     said: Call = "maumau" if call == "maumau" and state.settings.is_classic else "mau"
     window.called = said
     state.last_call[window.seat] = said
-    events.append(MauSaid(window.seat, said))
+    if announce:
+        events.append(MauSaid(window.seat, said))
 
 
 def _apply_say_mau(state: MatchState, action: SayMau, events: list[Event]) -> None:

@@ -185,7 +185,8 @@ def describe(event: Event, names: Sequence[str], ascii_only: bool = False) -> st
 
     match event:
         case RoundDealt(round_no, dealer, top, suit, first, returned):
-            back = f" ({returned} Wild Draw Four put back)" if returned else ""
+            fours = "Wild Draw Four" if returned == 1 else "Wild Draw Fours"
+            back = f" ({returned} {fours} put back)" if returned else ""
             to_follow = f", {named(top, suit)} to follow" if suit != NO_SUIT else ""
             return (
                 f"Round {round_no}: {names[dealer]} deals; {card(top)} turned up{back}"
