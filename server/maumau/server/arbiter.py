@@ -1,0 +1,115 @@
+"""The Mau arbiter: who said or caught "Mau" first, on the server's clock.
+
+Every say-Mau and every catch is a :class:`Claim`, stamped with ``trio.current_time()``
+when its frame was decoded. With lag compensation on, the stamp moves earlier by the
+connection's smoothed one-way delay (half the round trip of the server's own pings),
+capped at ``lag_compensation_max_ms``. A client's own clock is never used.
+
+Claims are not applied at once: the table collects them and decides a little later,
+so that a claim that arrives later but carries an earlier (compensated) stamp still
+wins. The delay is the compensation cap when compensation is on, and one millisecond
+otherwise (enough for claims decoded at the same instant to meet). Claims are also
+decided at once, before anything else, whenever a turn action or a window's end is
+about to be applied, so a claim is never lost to a later action.
+
+Order: earliest stamp first; on an exact tie the call (the player protecting
+themselves) goes first; then the order of arrival.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+SETTLE_WITHOUT_COMPENSATION = 0.001
+
+
+@dataclass(slots=True)
+class Claim:
+    """A say-Mau or a catch, as the server's clock saw it."""
+
+    kind: Literal["call", "catch"]
+    seat: int
+    stamp: float
+    shift: float
+    arrival: int
+    target: int = -1
+    call: Literal["mau", "maumau"] = "mau"
+    sender: Any = field(default=None, compare=False)
+
+    @property
+    def effective(self) -> float:
+        return self.stamp - self.shift
+
+    def order_key(self) -> tuple[float, int, int]:
+        return (self.effective, 0 if self.kind == "call" else 1, self.arrival)
+
+
+class Arbiter:
+    """Collects claims for one table and hands them back in the order that decides."""
+
+    def __init__(self) -> None:
+        self._pending: list[Claim] = []
+        self._arrivals = 0
+
+    def add(
+        self,
+        kind: Literal["call", "catch"],
+        seat: int,
+        stamp: float,
+        shift: float,
+        target: int = -1,
+        call: Literal["mau", "maumau"] = "mau",
+        sender: Any = None,
+    ) -> Claim:
+        self._arrivals += 1
+        claim = Claim(kind, seat, stamp, shift, self._arrivals, target, call, sender)
+        self._pending.append(claim)
+        return claim
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._pending)
+
+    def decide_at(self, settle: float) -> float | None:
+        """When the oldest pending claim should be decided, or None."""
+        if not self._pending:
+            return None
+        return min(c.stamp for c in self._pending) + max(settle, SETTLE_WITHOUT_COMPENSATION)
+
+    def take(self) -> list[Claim]:
+        """All pending claims, in deciding order."""
+        claims = sorted(self._pending, key=Claim.order_key)
+        self._pending = []
+        return claims
+
+
+def compensation(rtt: float | None, enabled: bool, cap_ms: int) -> float:
+    """Seconds to move a stamp earlier: half the smoothed RTT, capped; 0 when off."""
+    if not enabled or rtt is None:
+        return 0.0
+    return min(rtt / 2, cap_ms / 1000)
+
+
+def decision_text(
+    names: list[str], target: int, opened_at: float, claims: list[Claim], outcome: str
+) -> str:
+    """ "Ann said Mau 0.42 s after playing; Bob's catch came 0.11 s later"."""
+    parts: list[str] = []
+    previous: float | None = None
+    for claim in claims:
+        after = claim.effective - opened_at
+        who = names[claim.seat]
+        if previous is None:
+            if claim.kind == "call":
+                word = "Mau Mau" if claim.call == "maumau" else "Mau"
+                parts.append(f"{who} said {word} {after:.2f} s after playing")
+            else:
+                parts.append(f"{who} caught {names[target]} {after:.2f} s after the play")
+        else:
+            what = "call" if claim.kind == "call" else "catch"
+            parts.append(f"{who}'s {what} came {claim.effective - previous:.2f} s later")
+        previous = claim.effective
+    if not parts:
+        return f"{names[target]}: {outcome}"
+    return "; ".join(parts)

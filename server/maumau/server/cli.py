@@ -1,0 +1,136 @@
+"""``maumau-server``: run the lobby server.
+
+Prints the addresses players can type, logs one line per connection and per table
+event, and on SIGINT or SIGTERM tells every client it is shutting down and exits
+within 2 seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import fcntl
+import logging
+import signal
+import socket
+import struct
+import sys
+
+import trio
+
+from .server import DEFAULT_PORT, Server, serve
+
+log = logging.getLogger("maumau.server")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="maumau-server",
+        description="Run a maumau lobby server: tables of Mau Mau and American Mau-Mau.",
+    )
+    parser.add_argument("--host", default=None, help="address to listen on (default: all)")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 = any)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed for shuffles (default: random)"
+    )
+    parser.add_argument(
+        "--max-clients", type=int, default=200, help="most players online at once (default 200)"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        help="seconds a bot thinks before it plays (default 0.8)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="how much to log (default INFO)",
+    )
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port must be between 0 and 65535, not {args.port}")
+    if args.max_clients < 1:
+        parser.error("--max-clients must be at least 1")
+    if args.bot_delay < 0:
+        parser.error("--bot-delay cannot be negative")
+    return args
+
+
+def local_addresses() -> list[str]:
+    """IPv4 addresses of this machine's interfaces, read locally (no traffic sent)."""
+    found: list[str] = []
+    try:
+        names = [name for _, name in socket.if_nameindex()]
+    except OSError:
+        names = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for name in names:
+            try:
+                packed = struct.pack("256s", name.encode()[:15])
+                result = fcntl.ioctl(probe.fileno(), 0x8915, packed)  # SIOCGIFADDR
+            except OSError:
+                continue
+            address = socket.inet_ntoa(array.array("B", result[20:24]).tobytes())
+            if address not in found:
+                found.append(address)
+    found.sort(key=lambda a: (a.startswith("127."), a))
+    return found or ["127.0.0.1"]
+
+
+async def run(args: argparse.Namespace) -> None:
+    server = Server(seed=args.seed, max_clients=args.max_clients, bot_delay=args.bot_delay)
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, server, args.port, args.host)
+            hosts = (
+                [args.host] if args.host not in (None, "", "0.0.0.0", "::") else local_addresses()
+            )
+            print(f"maumau-server listening on port {port}. Players can connect with:", flush=True)
+            for host in hosts:
+                shown = f"[{host}]" if ":" in host else host
+                print(f"  maumau-client {shown}:{port}", flush=True)
+            async for signum in signals:
+                log.info("received %s", signal.Signals(signum).name)
+                break
+            with trio.move_on_after(1.5):
+                await server.shutdown()
+            nursery.cancel_scope.cancel()
+
+
+def _first_os_error(error: BaseException) -> OSError | None:
+    if isinstance(error, OSError):
+        return error
+    if isinstance(error, BaseExceptionGroup):
+        for inner in error.exceptions:
+            found = _first_os_error(inner)
+            if found is not None:
+                return found
+    return None
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    logging.basicConfig(
+        level=getattr(logging, args.log_level),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        trio.run(run, args)
+    except (OSError, BaseExceptionGroup) as error:
+        failure = _first_os_error(error)
+        if failure is None:
+            raise
+        print(
+            f"maumau-server: cannot listen on port {args.port}: {failure.strerror}", file=sys.stderr
+        )
+        raise SystemExit(1) from None
+    print("maumau-server stopped.", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,563 @@
+"""The trio server: connections, sessions, the lobby, and shutdown.
+
+Theory of operation
+-------------------
+:func:`serve` listens with ``trio.serve_tcp`` and reports the bound port through
+``task_status.started(port)``. Each connection gets one nursery with two tasks: a
+reader that feeds the sans-IO codec and dispatches messages, and a writer that drains
+a bounded memory channel of encoded frames onto the stream (so only one task ever
+writes). A client too slow to keep up fills its channel and is disconnected rather
+than slowing anybody else.
+
+A :class:`Session` is a player: name, resume token, where they sit. It outlives its
+connection: when the connection drops, the seat is kept; a new connection whose
+``hello`` carries the resume token takes the session over (replacing an older live
+connection, which is told ``goodbye``) and receives the full table state again.
+
+Everything that touches tables runs synchronously inside the reader task of the
+connection that caused it, so changes are applied one at a time in arrival order.
+Every say-Mau and catch is stamped with ``trio.current_time()`` right after its frame
+is decoded. Any exception while handling one connection is logged and ends only that
+connection.
+
+Limits: frame size (codec), ``hello`` within 10 s, ``--max-clients``, unique names,
+per-connection token buckets for moves, chat and catches. Each violation is answered
+with an error; a connection that keeps violating is closed.
+
+Shutdown: :meth:`Server.shutdown` sends every client ``goodbye`` and gives the writers
+a bounded moment to flush before the nursery is cancelled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from maumau.protocol.codec import (
+    NEED_DATA,
+    PEER_CLOSED,
+    Connection,
+    LocalProtocolError,
+    RemoteProtocolError,
+)
+from maumau.protocol.messages import (
+    PROTOCOL_VERSION,
+    Bye,
+    Chat,
+    ChatLine,
+    CreateTable,
+    Error,
+    Goodbye,
+    Hello,
+    JoinTable,
+    LeaveTable,
+    ListTables,
+    Lobby,
+    Message,
+    Ping,
+    Pong,
+    Ready,
+    Rematch,
+    StartMatch,
+    WatchTable,
+    Welcome,
+)
+
+from .rules import IllegalAction, Settings, SettingsError
+from .table import Table, TableError
+
+log = logging.getLogger("maumau.server")
+
+DEFAULT_PORT = 7766
+HELLO_TIMEOUT = 10.0
+PING_INTERVAL = 5.0
+DEAD_AFTER_PINGS = 3
+OUTGOING_QUEUE = 512
+READ_SIZE = 65536
+SHUTDOWN_GRACE = 1.0
+MAX_VIOLATIONS = 20
+MOVE_TYPES = frozenset({"play", "draw", "pass", "challenge", "say_mau", "catch"})
+
+
+class TokenBucket:
+    """``rate`` tokens a second, holding at most ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.last = trio.current_time()
+
+    def take(self) -> bool:
+        now = trio.current_time()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Link:
+    """One live connection: the codec, the outgoing queue, and its cancel scope."""
+
+    def __init__(self, codec: Connection, outgoing: trio.MemorySendChannel[bytes]) -> None:
+        self.codec = codec
+        self.outgoing = outgoing
+        self.scope: trio.CancelScope | None = None
+        self.closing = False
+        self.peer = "?"
+
+    def send(self, message: Message) -> None:
+        if self.closing:
+            return
+        try:
+            frame = self.codec.send(message)
+        except LocalProtocolError as error:
+            log.warning("not sent to %s: %s", self.peer, error)
+            return
+        try:
+            self.outgoing.send_nowait(frame)
+        except trio.WouldBlock:
+            log.warning("%s cannot keep up; disconnecting", self.peer)
+            self.close()
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            self.closing = True
+
+    def close(self) -> None:
+        self.closing = True
+        self.outgoing.close()
+
+
+@dataclass(eq=False)
+class Session:
+    """A player, across reconnects."""
+
+    id: str
+    name: str
+    resume: str
+    link: Link | None = None
+    table: Table | None = None
+    rtt: float | None = None
+    pings: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def connected(self) -> bool:
+        return self.link is not None
+
+    def send(self, message: Message) -> None:
+        if self.link is not None:
+            self.link.send(message)
+
+
+class Server:
+    """The lobby and everything in it."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        max_clients: int = 200,
+        bot_delay: float = 0.8,
+        ping_interval: float = PING_INTERVAL,
+        hello_timeout: float = HELLO_TIMEOUT,
+        move_rate: float = 20.0,
+        move_burst: float = 40.0,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.max_clients = max_clients
+        self.bot_delay = bot_delay
+        self.ping_interval = ping_interval
+        self.hello_timeout = hello_timeout
+        self.move_rate = move_rate
+        self.move_burst = move_burst
+        self.sessions: dict[str, Session] = {}  # by resume token
+        self.tables: dict[int, Table] = {}
+        self.links: set[Link] = set()
+        self._table_ids = itertools.count(1)
+        self._nursery: trio.Nursery | None = None
+        self._lobby_dirty = False
+        self._lobby_wakeup = trio.Event()
+
+    # --- lobby ----------------------------------------------------------------------
+
+    def online(self) -> list[str]:
+        return sorted(s.name for s in self.sessions.values() if s.connected)
+
+    def lobby_message(self) -> Lobby:
+        return Lobby(
+            tables=tuple(t.summary() for t in self.tables.values()),
+            online=tuple(self.online()),
+        )
+
+    def lobby_changed(self) -> None:
+        """Coalesce lobby updates: one broadcast per batch of changes."""
+        self._lobby_dirty = True
+        self._lobby_wakeup.set()
+
+    async def _lobby_broadcaster(self) -> None:
+        while True:
+            await self._lobby_wakeup.wait()
+            self._lobby_wakeup = trio.Event()
+            await trio.sleep(0.05)
+            if self._lobby_dirty:
+                self._lobby_dirty = False
+                message = self.lobby_message()
+                for session in self.sessions.values():
+                    if session.connected and session.table is None:
+                        session.send(message)
+
+    def create_table(self, session: Session, request: CreateTable) -> Table:
+        try:
+            settings = Settings.from_dict(request.settings)
+        except SettingsError as error:
+            raise TableError("bad_settings", str(error)) from None
+        if len(set(request.bots)) != len(request.bots):
+            raise TableError("bad_settings", "bots: a seat is listed twice")
+        table_id = next(self._table_ids)
+        table = Table(
+            self,
+            table_id,
+            request.name,
+            settings,
+            session.name,
+            request.password,
+            list(request.bots),
+            self.rng.randrange(2**63),
+        )
+        self.tables[table_id] = table
+        assert self._nursery is not None
+        self._nursery.start_soon(table.run)
+        log.info("table %d %r created by %s (%s)", table_id, request.name, session.name, settings)
+        return table
+
+    def _find_table(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("no_such_table", f"there is no table {table_id}")
+        return table
+
+    def _leave_current(self, session: Session) -> None:
+        table = session.table
+        if table is not None:
+            session.table = None
+            table.leave(session)
+            self._close_if_empty(table)
+
+    def _close_if_empty(self, table: Table) -> None:
+        if not table.has_humans() and table.status != "playing":
+            table.close()
+            self.tables.pop(table.id, None)
+            log.info("table %d %r closed", table.id, table.name)
+        elif not table.has_humans() and all(
+            s.session is None and s.disconnected_at is None for s in table.seats
+        ):
+            # Everyone left a running match: nobody can come back to it.
+            table.close()
+            self.tables.pop(table.id, None)
+            log.info("table %d %r closed: everyone left", table.id, table.name)
+        self.lobby_changed()
+
+    # --- dispatch --------------------------------------------------------------------
+
+    def dispatch(self, session: Session, message: Message, stamp: float) -> None:
+        """Handle one message from a session's connection (not hello/ping/pong)."""
+        kind = message.TYPE
+        table = session.table
+        if kind in MOVE_TYPES:
+            if table is None:
+                raise TableError("not_at_table", "sit at a table first")
+            table.player_message(session, message, stamp)
+        elif isinstance(message, ListTables):
+            session.send(self.lobby_message())
+        elif isinstance(message, CreateTable):
+            self._leave_current(session)
+            new = self.create_table(session, message)
+            session.table = new
+            try:
+                new.join(session, None, message.password)
+            except TableError:
+                new.watch(session, message.password)
+        elif isinstance(message, JoinTable):
+            target = self._find_table(message.table)
+            if table is target and target.seat_of(session) is not None:
+                raise TableError("already_seated", "you already sit at this table")
+            target.check_password(message.password)
+            self._leave_current(session)
+            target.join(session, message.seat, message.password)
+            session.table = target
+        elif isinstance(message, WatchTable):
+            target = self._find_table(message.table)
+            target.check_password(message.password)
+            self._leave_current(session)
+            target.watch(session, message.password)
+            session.table = target
+        elif isinstance(message, LeaveTable):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            self._leave_current(session)
+            session.send(self.lobby_message())
+        elif isinstance(message, Ready):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            table.set_ready(session, message.ready)
+        elif isinstance(message, StartMatch):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            table.start(session)
+        elif isinstance(message, Rematch):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            table.rematch(session)
+        elif isinstance(message, Chat):
+            if message.scope == "table":
+                if table is None:
+                    raise TableError("not_at_table", "you are not at a table")
+                table.chat(session, message.text)
+            else:
+                line = ChatLine("lobby", session.name, message.text)
+                for other in self.sessions.values():
+                    if other.connected and other.table is None:
+                        other.send(line)
+        else:
+            raise TableError("unexpected", f"{kind} is not expected now")
+
+    # --- connections --------------------------------------------------------------------
+
+    async def handle(self, stream: trio.abc.Stream) -> None:
+        """One connection, from hello to close. Never raises."""
+        codec = Connection("server")
+        send_channel, receive_channel = trio.open_memory_channel[bytes](OUTGOING_QUEUE)
+        link = Link(codec, send_channel)
+        with contextlib.suppress(OSError, AttributeError):
+            link.peer = str(stream.socket.getpeername())  # type: ignore[attr-defined]
+        session: Session | None = None
+        try:
+            async with trio.open_nursery() as nursery:
+                link.scope = nursery.cancel_scope
+                nursery.start_soon(self._writer, stream, receive_channel, nursery.cancel_scope)
+                self.links.add(link)
+                session = await self._run_connection(stream, link, nursery)
+                link.close()
+        except Exception:
+            log.exception("connection %s failed", link.peer)
+        finally:
+            self.links.discard(link)
+            if session is not None and session.link is link:
+                session.link = None
+                log.info("%s disconnected (%s)", session.name, link.peer)
+                if session.table is not None:
+                    session.table.disconnected(session)
+                    self._close_if_empty(session.table) if not session.table.has_humans() else None
+                self.lobby_changed()
+            with trio.move_on_after(0.5) as cleanup:
+                cleanup.shield = True
+                await trio.aclose_forcefully(stream)
+
+    async def _writer(
+        self,
+        stream: trio.abc.Stream,
+        frames: trio.MemoryReceiveChannel[bytes],
+        scope: trio.CancelScope,
+    ) -> None:
+        try:
+            async with frames:
+                async for frame in frames:
+                    await stream.send_all(frame)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        scope.cancel()
+
+    async def _run_connection(
+        self, stream: trio.abc.Stream, link: Link, nursery: trio.Nursery
+    ) -> Session | None:
+        hello: Hello | None = None
+        with trio.move_on_after(self.hello_timeout):
+            while hello is None:
+                message = await self._next_message(stream, link)
+                if message is None:
+                    return None
+                if isinstance(message, Hello):
+                    hello = message
+        if hello is None:
+            link.send(Error("hello_timeout", "no hello within 10 s", None, True))
+            return None
+        session = self._welcome(link, hello)
+        if session is None:
+            return None
+        nursery.start_soon(self._pinger, session, link)
+        moves = TokenBucket(self.move_rate, self.move_burst)
+        chats = TokenBucket(1, 5)
+        catches = TokenBucket(2, 4)
+        violations = 0
+        while True:
+            message = await self._next_message(stream, link)
+            if message is None:
+                return session
+            if session.link is not link:
+                return session  # replaced by a newer connection
+            stamp = trio.current_time()
+            if isinstance(message, Ping):
+                link.send(Pong(message.nonce))
+                continue
+            if isinstance(message, Pong):
+                sent = session.pings.pop(message.nonce, None)
+                if sent is not None:
+                    rtt = stamp - sent
+                    session.rtt = rtt if session.rtt is None else 0.8 * session.rtt + 0.2 * rtt
+                continue
+            if isinstance(message, Bye):
+                self._leave_current(session)
+                self.sessions.pop(session.resume, None)
+                return None
+            if isinstance(message, Hello):
+                link.send(Error("already_hello", "hello was already answered", "hello"))
+                continue
+            bucket = chats if message.TYPE == "chat" else moves
+            allowed = bucket.take() and (message.TYPE != "catch" or catches.take())
+            if not allowed:
+                violations += 1
+                link.send(Error("rate_limited", "slow down: too many messages", message.TYPE))
+                if violations >= MAX_VIOLATIONS:
+                    link.send(Error("abuse", "too many violations; closing", None, True))
+                    return session
+                continue
+            try:
+                self.dispatch(session, message, stamp)
+            except (TableError, IllegalAction) as error:
+                reason = error.message if isinstance(error, TableError) else error.reason
+                link.send(Error(error.code, reason, message.TYPE))
+
+    async def _next_message(self, stream: trio.abc.Stream, link: Link) -> Message | None:
+        """The next valid message, or None when the connection should end."""
+        codec = link.codec
+        while True:
+            try:
+                event = codec.next_event()
+            except RemoteProtocolError as error:
+                link.send(Error(error.code, error.message, error.ref, error.fatal))
+                if error.fatal:
+                    return None
+                continue
+            if event is PEER_CLOSED:
+                return None
+            if event is NEED_DATA:
+                try:
+                    data = await stream.receive_some(READ_SIZE)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return None
+                codec.receive_data(bytes(data))
+                continue
+            assert isinstance(event, Message)
+            return event
+
+    def _welcome(self, link: Link, hello: Hello) -> Session | None:
+        if hello.version != PROTOCOL_VERSION:
+            link.send(
+                Error(
+                    "version_mismatch",
+                    f"this server speaks protocol {PROTOCOL_VERSION}, not {hello.version}",
+                    "hello",
+                    True,
+                )
+            )
+            return None
+        session = self.sessions.get(hello.resume) if hello.resume else None
+        if hello.resume and session is None:
+            link.send(Error("unknown_resume", "that resume token is not known here", "hello", True))
+            return None
+        if session is None:
+            connected = sum(1 for s in self.sessions.values() if s.connected)
+            if connected >= self.max_clients:
+                link.send(Error("server_full", "the server is full", "hello", True))
+                return None
+            if any(s.name == hello.name and s.connected for s in self.sessions.values()):
+                link.send(
+                    Error("name_taken", f"somebody called {hello.name} is online", "hello", True)
+                )
+                return None
+            # A name held by a disconnected session without a table is freed.
+            for token, old in list(self.sessions.items()):
+                if old.name == hello.name and not old.connected and old.table is None:
+                    del self.sessions[token]
+            if any(s.name == hello.name for s in self.sessions.values()):
+                link.send(
+                    Error(
+                        "name_taken",
+                        f"{hello.name} is keeping a seat; resume with its token",
+                        "hello",
+                        True,
+                    )
+                )
+                return None
+            session = Session(secrets.token_hex(8), hello.name, secrets.token_urlsafe(24))
+            self.sessions[session.resume] = session
+            resumed = False
+        else:
+            resumed = True
+            previous = session.link
+            if previous is not None:
+                previous.send(Goodbye("replaced by a new connection"))
+                previous.close()
+        session.link = link
+        link.send(Welcome(PROTOCOL_VERSION, session.id, session.resume, session.name, resumed))
+        log.info("%s %s (%s)", session.name, "resumed" if resumed else "connected", link.peer)
+        if session.table is not None:
+            link.send(session.table.info(session))
+            session.table.reconnected(session)
+        else:
+            link.send(self.lobby_message())
+        self.lobby_changed()
+        return session
+
+    async def _pinger(self, session: Session, link: Link) -> None:
+        nonce = 0
+        missed = 0
+        while not link.closing:
+            await trio.sleep(self.ping_interval)
+            if session.link is not link:
+                return
+            nonce += 1
+            if len(session.pings) >= DEAD_AFTER_PINGS:
+                missed += 1
+            if missed and len(session.pings) >= DEAD_AFTER_PINGS + 1:
+                log.info("%s stopped answering pings", session.name)
+                link.close()
+                return
+            session.pings[nonce] = trio.current_time()
+            link.send(Ping(nonce))
+
+    async def shutdown(self) -> None:
+        """Tell everybody goodbye and give their writers a moment to flush."""
+        log.info("shutting down: telling %d connections", len(self.links))
+        for link in list(self.links):
+            link.send(Goodbye("the server is shutting down"))
+            link.close()
+        with trio.move_on_after(SHUTDOWN_GRACE):
+            while self.links:
+                await trio.sleep(0.02)
+
+
+async def serve(
+    server: Server,
+    port: int = DEFAULT_PORT,
+    host: str | None = None,
+    *,
+    task_status: Any = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Listen and serve until cancelled; ``task_status.started`` gets the bound port."""
+    async with trio.open_nursery() as nursery:
+        server._nursery = nursery
+        nursery.start_soon(server._lobby_broadcaster)
+        listeners = await nursery.start(
+            functools.partial(trio.serve_tcp, server.handle, port, host=host)
+        )
+        bound = listeners[0].socket.getsockname()[1]
+        task_status.started(bound)

@@ -1,0 +1,751 @@
+"""One table: its seats, spectators, match, timers and bots.
+
+Theory of operation
+-------------------
+Everything at a table happens in the server's single trio thread. Connection tasks
+call the table's plain (non-async) methods when a message arrives; each method checks
+the request, changes the match through the rules engine, and queues the resulting
+messages for every seat and spectator. Nothing awaits in between, so no locks are
+needed and every change is seen in one order.
+
+Time lives in :meth:`Table.run`, one task per table. It sleeps until the earliest
+deadline (a call window's minimum time, the turn timer, a bot's move, a bot's catch,
+the arbiter's decision, a reconnect grace, the pause between rounds), or until a
+change wakes it, and then does what is due. All deadlines are on ``trio.current_time()``,
+so tests drive them with ``MockClock``.
+
+Seats are played by bots when the seat is a bot seat, when its player is *away*
+(3 turn timeouts in a row) or has been disconnected for longer than
+``reconnect_grace_s``. A returning player takes the seat back at once.
+
+After every change each seated player receives its own ``view`` (with its legal
+actions), spectators the public one, and everybody the ``event`` lines in plain words.
+Events and views carry the table's sequence number.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from maumau.protocol.cards import CODE_OF, COLOUR_CODES, SUIT_CODES, card_from_code
+from maumau.protocol.messages import (
+    ChallengeCard,
+    ChatLine,
+    DrawCard,
+    Error,
+    GameEvent,
+    MauDecision,
+    Message,
+    PassTurn,
+    PlayCard,
+    TableInfo,
+    View,
+)
+
+from . import bots
+from .arbiter import Arbiter, Claim, compensation, decision_text
+from .rules import (
+    Action,
+    Catch,
+    Challenge,
+    Draw,
+    EndCallWindow,
+    Event,
+    IllegalAction,
+    MatchState,
+    NextRound,
+    Pass,
+    Play,
+    SayMau,
+    Settings,
+    TurnTimeout,
+    apply,
+    describe,
+    new_match,
+    view,
+)
+from .rules.events import CardPlayed
+
+if TYPE_CHECKING:
+    from .server import Server, Session
+
+log = logging.getLogger("maumau.table")
+
+BOT_NAMES = ["Ada", "Bert", "Cleo", "Dan", "Edda", "Finn", "Greta", "Hugo", "Ines", "Jo"]
+AWAY_AFTER_TIMEOUTS = 3
+ROUND_PAUSE_S = 20.0
+MIN_BOT_CATCH_DELAY = 0.3
+
+
+@dataclass(slots=True)
+class SeatState:
+    name: str | None = None
+    session: Session | None = None
+    bot: bool = False
+    away: bool = False
+    ready: bool = False
+    timeouts: int = 0
+    disconnected_at: float | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.bot or self.name is not None
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def action_to_wire(action: Action, classic: bool) -> dict[str, Any]:
+    if isinstance(action, Play):
+        data: dict[str, Any] = {"kind": "play", "card": CODE_OF[action.card]}
+        if action.named >= 0:
+            data["named"] = (SUIT_CODES if classic else COLOUR_CODES)[action.named]
+        return data
+    if isinstance(action, Draw):
+        return {"kind": "draw"}
+    if isinstance(action, Pass):
+        return {"kind": "pass"}
+    if isinstance(action, Challenge):
+        return {"kind": "challenge"}
+    if isinstance(action, SayMau):
+        return {"kind": "say_mau", "call": action.call}
+    if isinstance(action, Catch):
+        return {"kind": "catch", "target": action.target}
+    raise TypeError(action)
+
+
+class TableError(Exception):
+    """A request about the table (not a move) that cannot be granted."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Table:
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        server: Server,
+        table_id: int,
+        name: str,
+        settings: Settings,
+        creator: str,
+        password: str | None,
+        bot_seats: list[int],
+        seed: int,
+    ) -> None:
+        self.server = server
+        self.id = table_id
+        self.name = name
+        self.settings = settings
+        self.creator = creator
+        self.password = password
+        self.seats = [SeatState() for _ in range(settings.seats)]
+        for seat in bot_seats:
+            self._make_bot(seat)
+        self.spectators: list[Session] = []
+        self.status = "waiting"
+        self.match: MatchState | None = None
+        self.seq = 0
+        self.rng = random.Random(seed)
+        self.arbiter = Arbiter()
+        self.window_opened: dict[int, float] = {}
+        self.window_due: dict[int, float] = {}
+        self.turn_due: float | None = None
+        self.bot_due: float | None = None
+        self.bot_catch_due: dict[int, float] = {}
+        self.next_round_due: float | None = None
+        self.closed = False
+        self._wakeup = trio.Event()
+
+    # --- membership ---------------------------------------------------------------
+
+    def _make_bot(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise TableError("no_such_seat", f"there is no seat {seat} at this table")
+        used = {s.name for s in self.seats}
+        name = next(n for n in BOT_NAMES if n not in used)
+        self.seats[seat] = SeatState(name=name, bot=True, ready=True)
+
+    def names(self) -> list[str]:
+        return [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
+
+    def check_password(self, password: str | None) -> None:
+        if self.password is not None and password != self.password:
+            raise TableError("wrong_password", "this table is locked; the password is wrong")
+
+    def join(self, session: Session, seat: int | None, password: str | None) -> int:
+        self.check_password(password)
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if not s.taken]
+            if not free:
+                raise TableError("table_full", "every seat at this table is taken")
+            seat = free[0]
+        if not 0 <= seat < len(self.seats):
+            raise TableError("no_such_seat", f"there is no seat {seat} at this table")
+        if self.seats[seat].taken:
+            raise TableError("seat_taken", f"seat {seat} is taken")
+        if self.status != "waiting":
+            raise TableError("match_running", "the match has started; watch it instead")
+        self.seats[seat] = SeatState(name=session.name, session=session)
+        self._log(f"{session.name} sits at seat {seat}")
+        self.changed()
+        return seat
+
+    def watch(self, session: Session, password: str | None) -> None:
+        self.check_password(password)
+        self.spectators.append(session)
+        self._log(f"{session.name} watches")
+        self.changed()
+        if self.match is not None:
+            self._send_views([session])
+
+    def leave(self, session: Session) -> None:
+        if session in self.spectators:
+            self.spectators.remove(session)
+        for i, seat in enumerate(self.seats):
+            if seat.session is session:
+                if self.status == "playing":
+                    # The seat stays; a bot plays it from now on.
+                    seat.session = None
+                    seat.away = True
+                    seat.disconnected_at = trio.current_time()
+                else:
+                    self.seats[i] = SeatState()
+                self._log(f"{session.name} leaves seat {i}")
+        self.changed()
+        self._schedule()
+
+    def seat_of(self, session: Session) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.session is session:
+                return i
+        return None
+
+    def disconnected(self, session: Session) -> None:
+        seat = self.seat_of(session)
+        if seat is not None:
+            self.seats[seat].disconnected_at = trio.current_time()
+            self._log(f"{session.name} (seat {seat}) disconnected; the seat is kept")
+        if session in self.spectators:
+            self.spectators.remove(session)
+        self.changed()
+        self._schedule()
+
+    def reconnected(self, session: Session) -> None:
+        seat = self.seat_of(session)
+        if seat is not None:
+            self.seats[seat].disconnected_at = None
+            self.seats[seat].away = False
+            self._log(f"{session.name} is back at seat {seat}")
+        self.changed()
+        if self.match is not None:
+            self._send_views([session])
+        self._schedule()
+
+    def has_humans(self) -> bool:
+        return any(s.session is not None for s in self.seats) or bool(self.spectators)
+
+    # --- starting ----------------------------------------------------------------------
+
+    def set_ready(self, session: Session, ready: bool) -> None:
+        seat = self.seat_of(session)
+        if seat is None:
+            raise TableError("not_seated", "you are not sitting at this table")
+        self.seats[seat].ready = ready
+        self.changed()
+        if self.status == "waiting" and all(s.taken and s.ready for s in self.seats):
+            self._start_match()
+        elif self.match is not None and self.match.phase == "round_over":
+            self._maybe_next_round()
+
+    def start(self, session: Session) -> None:
+        if session.name != self.creator:
+            raise TableError(
+                "not_creator", f"only {self.creator}, who made the table, can start it"
+            )
+        if self.status == "playing":
+            raise TableError("match_running", "the match is already running")
+        for i, seat in enumerate(self.seats):
+            if not seat.taken:
+                self._make_bot(i)
+        self._start_match()
+
+    def rematch(self, session: Session) -> None:
+        if self.status != "finished":
+            raise TableError("match_running", "a rematch can start only after the match")
+        if self.seat_of(session) is None:
+            raise TableError("not_seated", "only players at the table can ask for a rematch")
+        for i, seat in enumerate(self.seats):
+            if not seat.taken:
+                self._make_bot(i)
+        self._start_match()
+
+    def _start_match(self) -> None:
+        self.status = "playing"
+        self.match, events = new_match(self.settings, self.rng.randrange(2**63))
+        for seat in self.seats:
+            seat.timeouts = 0
+            seat.ready = seat.bot
+        self.window_opened.clear()
+        self.window_due.clear()
+        self._log(f"match starts ({self.settings.variant}, {len(self.seats)} seats)")
+        self._after_change(events, turn_ended=True)
+        self.server.lobby_changed()
+
+    # --- moves -----------------------------------------------------------------------
+
+    def player_message(self, session: Session, message: Message, stamp: float) -> None:
+        """A move from a seated player: play, draw, pass, challenge, say Mau, catch."""
+        seat = self.seat_of(session)
+        if seat is None:
+            raise TableError("not_seated", "spectators cannot play")
+        match = self.match
+        if match is None or self.status != "playing":
+            raise TableError("no_match", "no match is running at this table")
+        seat_state = self.seats[seat]
+        if seat_state.away:
+            seat_state.away = False
+            self._log(f"{session.name} is back from away")
+        seat_state.timeouts = 0
+        classic = self.settings.is_classic
+        if message.TYPE in ("say_mau", "catch"):
+            shift = compensation(
+                session.rtt, self.settings.lag_compensation, self.settings.lag_compensation_max_ms
+            )
+            if message.TYPE == "say_mau":
+                call = message.call  # type: ignore[attr-defined]
+                self.arbiter.add("call", seat, stamp, shift, call=call, sender=session)
+            else:
+                target = message.target  # type: ignore[attr-defined]
+                self.arbiter.add("catch", seat, stamp, shift, target=target, sender=session)
+            self._schedule()
+            return
+        action: Action
+        if isinstance(message, PlayCard):
+            card = card_from_code(message.card)
+            named = -1
+            if message.named is not None:
+                letters = SUIT_CODES if classic else COLOUR_CODES
+                if message.named not in letters:
+                    what = "a suit (S H D C)" if classic else "a colour (R Y G B)"
+                    raise IllegalAction("bad_name", f"name {what}, not {message.named!r}")
+                named = letters.index(message.named)
+            action = Play(seat, card, named, message.call)  # type: ignore[arg-type]
+        elif isinstance(message, DrawCard):
+            action = Draw(seat)
+        elif isinstance(message, PassTurn):
+            action = Pass(seat)
+        elif isinstance(message, ChallengeCard):
+            action = Challenge(seat)
+        else:  # pragma: no cover - the server routes only moves here
+            raise TableError("bad_move", f"{message.TYPE} is not a move")
+        self._turn_action(action, stamp)
+
+    def _turn_action(self, action: Action, stamp: float | None = None) -> None:
+        assert self.match is not None
+        self._decide_claims()
+        played_at = self.match.action_no  # the id of a window this play opens
+        events = apply(self.match, action)  # raises IllegalAction, state unchanged
+        self._after_change(events, turn_ended=self.match.drawn < 0)
+        for event in events:
+            if isinstance(event, CardPlayed) and event.call:
+                # The call came with the play: it was first, at the moment of the play.
+                now = trio.current_time() if stamp is None else stamp
+                claim = Claim("call", event.seat, now, 0.0, 0, call=event.call)
+                self._send_decision(played_at, event.seat, "called", [claim], now)
+
+    # --- the arbiter -------------------------------------------------------------------
+
+    def _decide_claims(self) -> None:
+        if not self.arbiter.pending or self.match is None:
+            return
+        match = self.match
+        names = self.names()
+        by_window: dict[int, tuple[int, list[Claim], list[str]]] = {}
+        for claim in self.arbiter.take():
+            target = claim.seat if claim.kind == "call" else claim.target
+            window = _window_for(match, claim)
+            action: Action = (
+                SayMau(claim.seat, claim.call)
+                if claim.kind == "call"
+                else Catch(claim.seat, claim.target)
+            )
+            try:
+                events = apply(match, action)
+            except IllegalAction as error:
+                if claim.sender is not None:
+                    claim.sender.send(Error(error.code, error.reason, claim_type(claim), False))
+                if window is not None and window in by_window:
+                    by_window[window][1].append(claim)
+                continue
+            if window is not None:
+                outcome = "called" if claim.kind == "call" else "caught"
+                by_window.setdefault(window, (target, [], []))
+                by_window[window][1].append(claim)
+                by_window[window][2].append(outcome)
+            self._after_change(events, turn_ended=False)
+        for window, (target, claims, outcomes) in by_window.items():
+            opened = self.window_opened.get(window, claims[0].stamp)
+            text = decision_text(names, target, opened, claims, outcomes[0])
+            self._send_decision_text(window, target, outcomes[0], claims, opened, text)
+
+    def _send_decision(
+        self, window: int, seat: int, outcome: str, claims: list[Claim], opened: float
+    ) -> None:
+        text = decision_text(self.names(), seat, opened, claims, outcome)
+        self._send_decision_text(window, seat, outcome, claims, opened, text)
+
+    def _send_decision_text(
+        self,
+        window: int,
+        seat: int,
+        outcome: str,
+        claims: list[Claim],
+        opened: float,
+        text: str,
+    ) -> None:
+        self.seq += 1
+        stamps = tuple(
+            {
+                "seat": c.seat,
+                "what": c.kind,
+                "after_ms": round((c.effective - opened) * 1000, 3),
+                "shift_ms": round(c.shift * 1000, 3),
+            }
+            for c in claims
+        )
+        self._broadcast(MauDecision(self.id, self.seq, window, seat, outcome, stamps, text))
+
+    # --- after every change -----------------------------------------------------------
+
+    def _after_change(self, events: list[Event], turn_ended: bool) -> None:
+        match = self.match
+        assert match is not None
+        now = trio.current_time()
+        names = self.names()
+        for event in events:
+            self.seq += 1
+            kind = _snake(type(event).__name__)
+            self._broadcast(GameEvent(self.id, self.seq, kind, describe(event, names)))
+        open_ids = {w.id for w in match.windows}
+        for window in match.windows:
+            if window.id not in self.window_opened:
+                self.window_opened[window.id] = now
+                self.window_due[window.id] = now + self.settings.mau_window_ms / 1000
+        for gone in [w for w in self.window_opened if w not in open_ids]:
+            del self.window_opened[gone]
+            self.window_due.pop(gone, None)
+        if turn_ended:
+            self.turn_due = now + self.settings.turn_timeout_s
+        if match.phase == "round_over":
+            self.turn_due = None
+            self.next_round_due = now + ROUND_PAUSE_S
+            for seat in self.seats:
+                seat.ready = seat.bot
+            self._log(f"round {match.round_no} ends; scores {match.scores}")
+        elif match.phase == "match_over":
+            self.turn_due = None
+            self.next_round_due = None
+            self.status = "finished"
+            self._log(f"match over: {names[match.winner]} wins with {match.scores}")
+            self.server.lobby_changed()
+        self._send_views()
+        self._schedule()
+
+    def _send_views(self, only: list[Session] | None = None) -> None:
+        match = self.match
+        if match is None:
+            return
+        remaining = None
+        if self.turn_due is not None and match.phase == "playing":
+            remaining = max(0, int((self.turn_due - trio.current_time()) * 1000))
+        for i, seat in enumerate(self.seats):
+            session = seat.session
+            if session is not None and (only is None or session in only):
+                session.send(self._view_message(match, i, remaining))
+        spectators = [s for s in self.spectators if only is None or s in only]
+        if spectators:
+            public = self._view_message(match, None, remaining)
+            for session in spectators:
+                session.send(public)
+
+    def _view_message(self, match: MatchState, seat: int | None, remaining: int | None) -> View:
+        v = view(match, seat)
+        classic = self.settings.is_classic
+        letters = SUIT_CODES if classic else COLOUR_CODES
+        last = v.last_round
+        return View(
+            table=self.id,
+            seq=self.seq,
+            seat=seat,
+            phase=v.phase,
+            round=v.round_no,
+            dealer=v.dealer,
+            turn=v.turn,
+            direction=v.direction,
+            top=v.top,
+            named=letters[v.named] if v.named is not None else None,
+            penalty=v.penalty,
+            penalty_kind=v.penalty_kind,
+            hand_counts=v.hand_counts,
+            scores=v.scores,
+            target=self.settings.target_score,
+            stock=v.stock_count,
+            discard=v.discard_count,
+            windows=tuple(
+                {
+                    "id": w.id,
+                    "seat": w.seat,
+                    "final": w.final,
+                    "called": w.called,
+                    "catchable": w.catchable,
+                }
+                for w in v.windows
+            ),
+            last_round=None
+            if last is None
+            else {
+                "round": last.round_no,
+                "winner": last.winner,
+                "points": last.points,
+                "hands": last.hands,
+                "hand_points": last.hand_points,
+                "scores": last.scores,
+            },
+            winner=v.winner,
+            hand=v.hand,
+            drawn=v.drawn,
+            legal=tuple(action_to_wire(a, classic) for a in v.legal),
+            turn_deadline_ms=remaining,
+        )
+
+    def _broadcast(self, message: Message) -> None:
+        for seat in self.seats:
+            if seat.session is not None:
+                seat.session.send(message)
+        for session in self.spectators:
+            session.send(message)
+
+    def chat(self, session: Session, text: str) -> None:
+        if self.seat_of(session) is None and session not in self.spectators:
+            raise TableError("not_at_table", "you are not at this table")
+        self._broadcast(ChatLine("table", session.name, text))
+
+    def info(self, session: Session | None) -> TableInfo:
+        return TableInfo(
+            id=self.id,
+            name=self.name,
+            settings=self.settings.to_dict(),
+            seats=self.seat_infos(),
+            spectators=tuple(s.name for s in self.spectators),
+            state=self.status,
+            creator=self.creator,
+            you=self.seat_of(session) if session is not None else None,
+        )
+
+    def seat_infos(self) -> tuple[dict[str, Any], ...]:
+        return tuple(
+            {
+                "name": s.name,
+                "bot": s.bot,
+                "connected": s.bot or (s.session is not None and s.session.connected),
+                "away": s.away,
+                "ready": s.ready,
+            }
+            for s in self.seats
+        )
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "variant": self.settings.variant,
+            "seats": self.seat_infos(),
+            "spectators": len(self.spectators),
+            "state": self.status,
+            "round": self.match.round_no if self.match else 0,
+            "locked": self.password is not None,
+        }
+
+    def changed(self) -> None:
+        """Seats or spectators changed: tell the table and the lobby."""
+        for seat in self.seats:
+            if seat.session is not None:
+                seat.session.send(self.info(seat.session))
+        for session in self.spectators:
+            session.send(self.info(session))
+        self.server.lobby_changed()
+
+    # --- time ---------------------------------------------------------------------------
+
+    def _bot_controlled(self, seat: int, now: float) -> bool:
+        state = self.seats[seat]
+        if state.bot or state.away or state.session is None:
+            return True
+        gone = state.disconnected_at
+        return gone is not None and now - gone >= self.settings.reconnect_grace_s
+
+    def _schedule(self) -> None:
+        """Recompute bot deadlines and wake the timer task."""
+        match = self.match
+        now = trio.current_time()
+        if match is not None and match.phase == "playing":
+            if self._bot_controlled(match.turn, now):
+                if self.bot_due is None:
+                    self.bot_due = now + self.server.bot_delay
+            else:
+                self.bot_due = None
+            for i, _seat in enumerate(self.seats):
+                if i in self.bot_catch_due or not self._bot_controlled(i, now):
+                    continue
+                if bots.catches(match, i) or bots.own_call(match, i):
+                    delay = self.rng.uniform(MIN_BOT_CATCH_DELAY, MIN_BOT_CATCH_DELAY + 0.9)
+                    self.bot_catch_due[i] = now + delay
+        else:
+            self.bot_due = None
+        self._wakeup.set()
+
+    def _next_deadline(self) -> float:
+        candidates = [self.turn_due, self.bot_due, self.next_round_due]
+        candidates += list(self.window_due.values()) + list(self.bot_catch_due.values())
+        candidates.append(self.arbiter.decide_at(self._settle()))
+        for seat in self.seats:
+            if seat.disconnected_at is not None and not seat.away:
+                candidates.append(seat.disconnected_at + self.settings.reconnect_grace_s)
+        due = [c for c in candidates if c is not None]
+        return min(due) if due else float("inf")
+
+    def _settle(self) -> float:
+        if self.settings.lag_compensation:
+            return self.settings.lag_compensation_max_ms / 1000
+        return 0.0
+
+    async def run(self) -> None:
+        """The table's timer task; ends when the table is closed."""
+        while not self.closed:
+            deadline = self._next_deadline()
+            if deadline > trio.current_time():
+                with trio.move_on_at(deadline):
+                    await self._wakeup.wait()
+                self._wakeup = trio.Event()
+            if self.closed:
+                return
+            try:
+                self._tick()
+            except Exception:  # never let one table's bug take the server down
+                log.exception("table %s: error in timers", self.id)
+                await trio.sleep(0.1)
+
+    def _tick(self) -> None:
+        now = trio.current_time()
+        match = self.match
+        decide_at = self.arbiter.decide_at(self._settle())
+        if decide_at is not None and decide_at <= now:
+            self._decide_claims()
+        if match is None:
+            return
+        for window, due in sorted(self.window_due.items(), key=lambda item: item[1]):
+            if due <= now and any(w.id == window for w in match.windows):
+                self._decide_claims()
+                self.window_due.pop(window, None)
+                w = next(w for w in match.windows if w.id == window)
+                if not w.elapsed:
+                    self._after_change(apply(match, EndCallWindow(window)), turn_ended=False)
+        for seat, due in list(self.bot_catch_due.items()):
+            if due <= now:
+                del self.bot_catch_due[seat]
+                if match.phase in ("playing", "ending") and self._bot_controlled(seat, now):
+                    self._bot_claims(match, seat, now)
+        if self.next_round_due is not None and self.next_round_due <= now:
+            self.next_round_due = None
+            if match.phase == "round_over":
+                self._next_round()
+        if match.phase == "playing":
+            if self.bot_due is not None and self.bot_due <= now:
+                self.bot_due = None
+                if self._bot_controlled(match.turn, now):
+                    action = bots.choose_turn_action(match, match.turn, self.rng)
+                    if action is not None:
+                        self._turn_action(action)
+            if self.turn_due is not None and self.turn_due <= now and match.phase == "playing":
+                seat = match.turn
+                self._log(f"{self.names()[seat]} ran out of time")
+                self._turn_action(TurnTimeout(seat))
+                self.seats[seat].timeouts += 1
+                if self.seats[seat].timeouts >= AWAY_AFTER_TIMEOUTS and not self.seats[seat].bot:
+                    self.seats[seat].away = True
+                    self._log(f"{self.names()[seat]} is away; a bot plays the seat")
+                    self.changed()
+                    self._schedule()
+        for i, seat_state in enumerate(self.seats):
+            gone = seat_state.disconnected_at
+            if (
+                gone is not None
+                and not seat_state.away
+                and now - gone >= self.settings.reconnect_grace_s
+            ):
+                seat_state.away = True
+                self._log(f"{self.names()[i]} did not come back; a bot plays the seat")
+                self.changed()
+                self._schedule()
+
+    def _bot_claims(self, match: MatchState, seat: int, now: float) -> None:
+        own = bots.own_call(match, seat)
+        if own is not None:
+            self.arbiter.add("call", seat, now, 0.0, call=own.call)
+        for catch in bots.catches(match, seat):
+            self.arbiter.add("catch", seat, now, 0.0, target=catch.target)
+        self._schedule()
+
+    def _maybe_next_round(self) -> None:
+        if all(s.ready or s.session is None for s in self.seats):
+            self._next_round()
+
+    def _next_round(self) -> None:
+        assert self.match is not None
+        if self.match.phase != "round_over":
+            return
+        self.next_round_due = None
+        events = apply(self.match, NextRound())
+        self._after_change(events, turn_ended=True)
+        self.server.lobby_changed()
+
+    def close(self) -> None:
+        self.closed = True
+        self._wakeup.set()
+
+    def _log(self, text: str) -> None:
+        log.info("table %d %r: %s", self.id, self.name, text)
+
+
+def _window_for(match: MatchState, claim: Claim) -> int | None:
+    """The call window a claim is about: the caller's own, or the target's catchable one."""
+    if claim.kind == "call":
+        for w in match.windows:
+            if w.seat == claim.seat and not w.final:
+                return w.id
+        return None
+    target = claim.target
+    views = view(match, None).windows
+    for wv in views:
+        if wv.seat == target and wv.catchable:
+            return wv.id
+    for wv in views:
+        if wv.seat == target:
+            return wv.id
+    return None
+
+
+def claim_type(claim: Claim) -> str:
+    return "say_mau" if claim.kind == "call" else "catch"

@@ -1,0 +1,108 @@
+"""A small trio client of the maumau protocol, for tests, benchmarks and bots.
+
+It is the protocol at its plainest: open a stream, send ``hello``, then send messages
+and read them back, answering the server's pings. Every received message is kept in
+``received`` (tests check them for hidden-information leaks); the latest ``view`` and
+``table`` are kept at hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from maumau.protocol.codec import NEED_DATA, PEER_CLOSED, Connection
+from maumau.protocol.messages import (
+    PROTOCOL_VERSION,
+    Error,
+    Hello,
+    Lobby,
+    Message,
+    Ping,
+    Pong,
+    TableInfo,
+    View,
+    Welcome,
+)
+
+
+class ServerClosed(Exception):
+    """The server ended the stream."""
+
+
+class WireClient:
+    def __init__(self, stream: trio.abc.Stream, name: str) -> None:
+        self.stream = stream
+        self.name = name
+        self.codec = Connection("client")
+        self.received: list[Message] = []
+        self.view: View | None = None
+        self.table: TableInfo | None = None
+        self.lobby: Lobby | None = None
+        self.welcome: Welcome | None = None
+        self.errors: list[Error] = []
+        self.closed = False
+
+    @classmethod
+    async def open(
+        cls, stream: trio.abc.Stream, name: str, resume: str | None = None
+    ) -> WireClient:
+        client = cls(stream, name)
+        await client.send(Hello(PROTOCOL_VERSION, name, resume))
+        client.welcome = await client.wait_for(Welcome)
+        return client
+
+    @classmethod
+    async def connect(
+        cls, host: str, port: int, name: str, resume: str | None = None
+    ) -> WireClient:
+        stream = await trio.open_tcp_stream(host, port)
+        return await cls.open(stream, name, resume)
+
+    async def send(self, message: Message) -> None:
+        await self.stream.send_all(self.codec.send(message))
+
+    async def receive(self) -> Message:
+        while True:
+            event = self.codec.next_event()
+            if event is NEED_DATA:
+                try:
+                    data = await self.stream.receive_some(65536)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    data = b""
+                self.codec.receive_data(bytes(data))
+                continue
+            if event is PEER_CLOSED:
+                self.closed = True
+                raise ServerClosed(self.name)
+            assert isinstance(event, Message)
+            self.received.append(event)
+            if isinstance(event, Ping):
+                await self.send(Pong(event.nonce))
+            elif isinstance(event, View):
+                self.view = event
+            elif isinstance(event, TableInfo):
+                self.table = event
+            elif isinstance(event, Lobby):
+                self.lobby = event
+            elif isinstance(event, Error):
+                self.errors.append(event)
+            return event
+
+    async def wait_for(
+        self, kind: type[Message] | Callable[[Message], bool], timeout: float = 10.0
+    ) -> Any:
+        """Read until a message of type ``kind`` (or one ``kind(m)`` accepts) arrives."""
+        with trio.fail_after(timeout):
+            while True:
+                message = await self.receive()
+                if isinstance(kind, type):
+                    if isinstance(message, kind):
+                        return message
+                elif kind(message):
+                    return message
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()

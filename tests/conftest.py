@@ -1,0 +1,40 @@
+"""Shared test setup.
+
+Every trio test runs under a deadline inside trio (``trio.fail_after``), not
+pytest-timeout, which corrupts trio's state. Under ``MockClock`` the deadline is in
+virtual seconds, so a hang fails at once. Mark a test ``@pytest.mark.deadline(S)`` to
+change it.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pytest
+import trio
+
+DEFAULT_DEADLINE = 120.0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "deadline(seconds): time limit of a trio test")
+
+
+def _run_with_deadline(seconds: float, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    async def main() -> Any:
+        with trio.fail_after(seconds):
+            return await fn(*args)
+
+    return trio.run(main, **kwargs)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("trio") is None:
+            continue
+        marker = item.get_closest_marker("deadline")
+        seconds = marker.args[0] if marker else DEFAULT_DEADLINE
+        run = functools.partial(_run_with_deadline, seconds)
+        item.add_marker(pytest.mark.trio(run=run), append=False)

@@ -1,0 +1,111 @@
+"""Scripted protocol players for server tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from maumau.protocol.messages import (
+    CatchPlayer,
+    ChallengeCard,
+    DrawCard,
+    Message,
+    PassTurn,
+    PlayCard,
+    Ready,
+    SayMau,
+    View,
+)
+from maumau.server.wireclient import ServerClosed, WireClient
+
+
+def move_for(legal: dict[str, Any]) -> Message:
+    kind = legal["kind"]
+    if kind == "play":
+        return PlayCard(legal["card"], legal.get("named"))
+    if kind == "draw":
+        return DrawCard()
+    if kind == "pass":
+        return PassTurn()
+    if kind == "challenge":
+        return ChallengeCard()
+    if kind == "say_mau":
+        return SayMau(legal["call"])
+    if kind == "catch":
+        return CatchPlayer(legal["target"])
+    raise ValueError(kind)
+
+
+async def play_scripted(
+    client: WireClient,
+    rng: random.Random,
+    says_mau: bool = True,
+    on_view: Callable[[View], Any] | None = None,
+    stop: Callable[[View], bool] = lambda v: v.phase == "match_over",
+) -> None:
+    """Play from the views: a legal card if any (else draw/pass), say Mau when owed,
+    ready up after each round. Returns when ``stop(view)`` is true."""
+    acted_seq = -1
+    readied_round = -1
+    said: set[int] = set()
+    while True:
+        try:
+            message = await client.receive()
+        except ServerClosed:
+            return
+        if not isinstance(message, View):
+            continue
+        view = message
+        if on_view is not None:
+            on_view(view)
+        if stop(view):
+            return
+        if view.phase == "round_over" and readied_round != view.round:
+            readied_round = view.round
+            await client.send(Ready(True))
+            continue
+        if view.seq <= acted_seq:
+            continue
+        legal = list(view.legal)
+        owed = [
+            w["id"]
+            for w in view.windows
+            if w["seat"] == view.seat and w["called"] is None and not w["final"]
+        ]
+        if says_mau and owed and owed[0] not in said:
+            said.add(owed[0])
+            jack = view.hand is not None and len(view.hand) == 1 and view.hand[0][0] == "J"
+            await client.send(SayMau("maumau" if jack else "mau"))
+            continue
+        if view.phase != "playing" or view.turn != view.seat:
+            continue
+        turn = [a for a in legal if a["kind"] in ("play", "draw", "pass", "challenge")]
+        if not turn:
+            continue
+        plays = [a for a in turn if a["kind"] == "play"]
+        choice = rng.choice(plays) if plays else turn[-1]
+        message_out = move_for(choice)
+        if (
+            says_mau
+            and isinstance(message_out, PlayCard)
+            and view.hand is not None
+            and len(view.hand) == 2
+        ):
+            message_out = PlayCard(message_out.card, message_out.named, "mau")
+        acted_seq = view.seq
+        await client.send(message_out)
+
+
+async def wait_view(
+    client: WireClient, predicate: Callable[[View], bool], timeout: float = 10
+) -> View:
+    with trio.fail_after(timeout):
+        if client.view is not None and predicate(client.view):
+            return client.view
+        while True:
+            message = await client.receive()
+            if isinstance(message, View) and predicate(message):
+                return message
