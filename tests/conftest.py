@@ -23,8 +23,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _run_with_deadline(seconds: float, fn: Any, *args: Any, **kwargs: Any) -> Any:
     async def main() -> Any:
-        with trio.fail_after(seconds):
-            return await fn(*args)
+        try:
+            with trio.fail_after(seconds):
+                return await fn(*args)
+        except trio.TooSlowError:
+            pytest.fail(f"the test did not finish within its deadline of {seconds} s", False)
 
     return trio.run(main, **kwargs)
 

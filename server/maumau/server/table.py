@@ -372,10 +372,11 @@ class Table:
             return
         match = self.match
         names = self.names()
-        by_window: dict[int, tuple[int, list[Claim], list[str]]] = {}
+        by_window: dict[int, tuple[int, list[Claim], list[str], float]] = {}
         for claim in self.arbiter.take():
             target = claim.seat if claim.kind == "call" else claim.target
             window = _window_for(match, claim)
+            opened = self.window_opened.get(window, claim.stamp) if window is not None else 0.0
             action: Action = (
                 SayMau(claim.seat, claim.call)
                 if claim.kind == "call"
@@ -391,12 +392,11 @@ class Table:
                 continue
             if window is not None:
                 outcome = "called" if claim.kind == "call" else "caught"
-                by_window.setdefault(window, (target, [], []))
+                by_window.setdefault(window, (target, [], [], opened))
                 by_window[window][1].append(claim)
                 by_window[window][2].append(outcome)
             self._after_change(events, turn_ended=False)
-        for window, (target, claims, outcomes) in by_window.items():
-            opened = self.window_opened.get(window, claims[0].stamp)
+        for window, (target, claims, outcomes, opened) in by_window.items():
             text = decision_text(names, target, opened, claims, outcomes[0])
             self._send_decision_text(window, target, outcomes[0], claims, opened, text)
 

@@ -1,0 +1,326 @@
+"""Lobby, table, arbiter and timers over in-memory streams, on trio's MockClock.
+
+Positions are set up exactly: after the match starts, the table's match state is
+replaced with one built by ``helpers.table`` and every seat is sent its view again.
+"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+import trio.testing
+from helpers import table as position
+
+from maumau.protocol.messages import (
+    CatchPlayer,
+    CreateTable,
+    DrawCard,
+    Error,
+    GameEvent,
+    JoinTable,
+    MauDecision,
+    PlayCard,
+    SayMau,
+    StartMatch,
+    TableInfo,
+    View,
+)
+from maumau.server.server import Server
+from maumau.server.table import Table
+from maumau.server.wireclient import ServerClosed, WireClient
+
+
+@pytest.fixture
+def autojump_clock() -> trio.testing.MockClock:
+    return trio.testing.MockClock(autojump_threshold=0)
+
+
+async def connect(server: Server, nursery: trio.Nursery, name: str, resume: str | None = None):
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    nursery.start_soon(server.handle, server_stream)
+    return await WireClient.open(client_stream, name, resume)
+
+
+async def start_server(nursery: trio.Nursery, **options) -> Server:
+    server = Server(seed=5, **options)
+    server._nursery = nursery
+    nursery.start_soon(server._lobby_broadcaster)
+    return server
+
+
+async def seat_players(
+    server: Server, nursery: trio.Nursery, names: list[str], settings: dict, bots: tuple = ()
+) -> tuple[list[WireClient], Table]:
+    clients = [await connect(server, nursery, name) for name in names]
+    await clients[0].send(CreateTable("T", settings, bots))
+    info = await clients[0].wait_for(TableInfo)
+    for seat, client in enumerate(clients[1:], start=1):
+        await client.send(JoinTable(info.id, seat))
+        await client.wait_for(lambda m, s=seat: isinstance(m, TableInfo) and m.you == s)
+    await clients[0].send(StartMatch())
+    for client in clients:
+        await client.wait_for(View)
+    return clients, server.tables[info.id]
+
+
+async def set_position(table: Table, clients: list[WireClient], **kwargs) -> None:
+    state = position(variant=table.settings.variant, **kwargs)
+    assert state.settings == table.settings, "position settings must match the table's"
+    state.action_no = 1000
+    table.match = state
+    table._after_change([], turn_ended=True)
+    for client in clients:
+        await client.wait_for(lambda m: isinstance(m, View) and m.hand_counts == tuple(
+            len(h.split()) for h in kwargs["hands"]
+        ))
+
+
+async def decision_for(client: WireClient) -> MauDecision:
+    return await client.wait_for(MauDecision)
+
+
+THREE = ["Ann", "Bob", "Cleo"]
+CLASSIC3 = {"variant": "classic", "seats": 3}
+HANDS = ["QH KS", "KH 10D 9D", "AC AD 8S"]
+
+
+async def test_hello_timeout_closes_a_silent_connection(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    nursery.start_soon(server.handle, server_stream)
+    client = WireClient(client_stream, "silent")
+    start = trio.current_time()
+    with pytest.raises(ServerClosed):
+        await client.wait_for(lambda m: False, timeout=60)
+    assert client.errors[0].code == "hello_timeout"
+    assert 10 <= trio.current_time() - start < 11
+
+
+@pytest.mark.parametrize("catch_first", [True, False])
+async def test_call_and_catch_one_millisecond_apart(nursery, autojump_clock, catch_first) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
+    await set_position(table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C 9C 10C")
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(0.2)
+    first, second = (bob, ann) if catch_first else (ann, bob)
+    await first.send(CatchPlayer(0) if first is bob else SayMau("mau"))
+    await trio.sleep(0.001)
+    await second.send(CatchPlayer(0) if second is bob else SayMau("mau"))
+    decision = await decision_for(cleo)
+    assert decision.outcome == ("caught" if catch_first else "called")
+    stamps = [(s["seat"], s["what"], round(s["after_ms"], 3)) for s in decision.stamps]
+    if catch_first:
+        assert stamps[0] == (1, "catch", 200.0)
+        assert table.match.hands[0] != [] and len(table.match.hands[0]) == 3
+        error = await ann.wait_for(Error)
+        assert error.code == "nothing_to_call"
+    else:
+        assert stamps[0] == (0, "call", 200.0)
+        assert len(table.match.hands[0]) == 1
+        error = await bob.wait_for(Error)
+        assert error.code == "nothing_to_catch"
+    assert decision.seat == 0
+
+
+async def test_exact_tie_goes_to_the_caller(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
+    await set_position(table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C")
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(0.5)
+    await bob.send(CatchPlayer(0))  # decoded at the same instant as the call below
+    await ann.send(SayMau("mau"))
+    decision = await decision_for(cleo)
+    assert decision.outcome == "called"
+    assert [s["what"] for s in decision.stamps] == ["call", "catch"]
+    assert decision.stamps[0]["after_ms"] == decision.stamps[1]["after_ms"] == 500.0
+    assert len(table.match.hands[0]) == 1
+
+
+@pytest.mark.parametrize(
+    ("rtt", "late", "wins"),
+    [
+        (0.020, 0.005, "called"),  # 5 ms late, 10 ms lag: the call was first
+        (0.400, 0.150, "caught"),  # 150 ms late; the 200 ms lag is capped at 100 ms
+    ],
+)
+async def test_lag_compensation(nursery, autojump_clock, rtt, late, wins) -> None:
+    server = await start_server(nursery)
+    settings = {**CLASSIC3, "lag_compensation": True}
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, settings)
+    await set_position(
+        table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C", lag_compensation=True
+    )
+    next(s for s in server.sessions.values() if s.name == "Ann").rtt = rtt
+    next(s for s in server.sessions.values() if s.name == "Bob").rtt = 0.0
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(0.3)
+    await bob.send(CatchPlayer(0))
+    await trio.sleep(late)  # Ann's call arrives later on the server's clock
+    await ann.send(SayMau("mau"))
+    decision = await decision_for(cleo)
+    assert decision.outcome == wins
+    if wins == "called":
+        shift = min(rtt / 2, 0.1) * 1000
+        ann_stamp, bob_stamp = decision.stamps
+        assert ann_stamp["seat"] == 0 and bob_stamp["seat"] == 1
+        assert ann_stamp["shift_ms"] == pytest.approx(shift)
+        assert ann_stamp["after_ms"] == pytest.approx(300 + late * 1000 - shift)
+        assert bob_stamp["after_ms"] == pytest.approx(300)
+    else:
+        # Decided once the cap had passed after the catch; the call came too late.
+        assert [s["seat"] for s in decision.stamps] == [1]
+        error = await ann.wait_for(Error)
+        assert error.code == "nothing_to_call"
+
+
+async def test_without_lag_compensation_the_later_call_loses(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
+    await set_position(table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C")
+    next(s for s in server.sessions.values() if s.name == "Ann").rtt = 0.020
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(0.3)
+    await bob.send(CatchPlayer(0))
+    await trio.sleep(0.005)
+    await ann.send(SayMau("mau"))
+    decision = await decision_for(cleo)
+    assert decision.outcome == "caught"
+    assert all(s["shift_ms"] == 0 for s in decision.stamps)
+
+
+async def test_window_stays_open_after_next_action_until_time_has_passed(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
+    await set_position(table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C 9C")
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(0.1)
+    await bob.send(DrawCard())  # the next player acts at once
+    await trio.sleep(1.0)
+    await cleo.send(CatchPlayer(0))  # 1.1 s after the play: still open
+    decision = await decision_for(cleo)
+    assert decision.outcome == "caught"
+
+
+async def test_window_closed_by_next_action_after_the_time(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
+    await set_position(table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C 9C")
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(2.0)
+    assert table.match.windows, "no next action yet: the window is still open"
+    await bob.send(DrawCard())
+    await bob.wait_for(lambda m: isinstance(m, GameEvent) and m.kind == "call_window_closed")
+    await cleo.send(CatchPlayer(0))
+    error = await cleo.wait_for(Error)
+    assert error.code == "nothing_to_catch"
+
+
+async def test_window_closed_by_time_after_next_action(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
+    await set_position(table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C 9C")
+    await ann.send(PlayCard("QH"))
+    start = trio.current_time()
+    await bob.send(DrawCard())
+    await cleo.wait_for(lambda m: isinstance(m, GameEvent) and m.kind == "call_window_closed")
+    assert trio.current_time() - start == pytest.approx(1.5)
+
+
+async def test_going_out_on_a_jack_after_only_mau_and_being_caught(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
+    hands = ["QH JS", "KH 10D 9D", "AH AD 8S"]
+    await set_position(table, [ann, bob, cleo], hands=hands, top="10H", stock="7C 8C 9C")
+    await ann.send(PlayCard("QH", call="mau"))
+    await trio.sleep(0.1)
+    await bob.send(PlayCard("KH"))
+    await trio.sleep(0.1)
+    await cleo.send(PlayCard("AH"))
+    await trio.sleep(0.1)
+    await ann.send(PlayCard("JS", "D"))
+    await ann.wait_for(lambda m: isinstance(m, View) and m.phase == "ending")
+    await trio.sleep(0.4)
+    await bob.send(CatchPlayer(0))
+    decision = await cleo.wait_for(lambda m: isinstance(m, MauDecision) and m.outcome == "caught")
+    assert decision.stamps[0]["after_ms"] == pytest.approx(400)
+    view = await ann.wait_for(lambda m: isinstance(m, View) and m.phase == "playing")
+    assert view.hand == ("7C", "8C")
+    assert view.named == "D"
+    assert view.turn == 1
+
+
+async def test_round_ends_one_window_after_the_last_card(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
+    await set_position(table, [ann, bob, cleo], hands=["QH", "KH 10D", "AS AD"], top="10H")
+    await ann.send(PlayCard("QH"))
+    start = trio.current_time()
+    view = await bob.wait_for(lambda m: isinstance(m, View) and m.phase == "round_over")
+    assert trio.current_time() - start == pytest.approx(1.5)
+    assert view.last_round["winner"] == 0
+    assert view.last_round["hands"][1] == ("KH", "10D")
+
+
+@pytest.mark.deadline(1000)
+async def test_turn_timeout_then_away_then_bot_plays(nursery, autojump_clock) -> None:
+    server = await start_server(nursery, bot_delay=0.5)
+    (ann,), table = await seat_players(
+        server, nursery, ["Ann"], {"variant": "classic", "seats": 2}, bots=(1,)
+    )
+    start = trio.current_time()
+    timeouts = 0
+    while timeouts < 3:
+        event = await ann.wait_for(GameEvent, timeout=1000)
+        if event.kind == "timed_out":
+            timeouts += 1
+            if table.match.phase not in ("playing", "ending"):
+                break
+    assert trio.current_time() - start >= 45
+    info = await ann.wait_for(lambda m: isinstance(m, TableInfo) and m.seats[0]["away"])
+    assert info.seats[0]["away"]
+    # From now on a bot plays Ann's seat without her.
+    before = table.match.action_no
+    await trio.sleep(5)
+    assert table.match.action_no > before
+
+
+async def test_dropped_player_keeps_seat_and_bot_takes_over_after_grace(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery, bot_delay=0.5)
+    settings = {"variant": "classic", "seats": 2, "reconnect_grace_s": 60, "turn_timeout_s": 300}
+    (ann, bob), table = await seat_players(server, nursery, ["Ann", "Bob"], settings)
+    token = ann.welcome.resume
+    await ann.aclose()
+    await trio.sleep(1)
+    assert table.seats[0].name == "Ann" and not table.seats[0].away
+    await trio.sleep(60)
+    assert table.seats[0].away
+    back = await connect(server, nursery, "Ann", resume=token)
+    assert back.welcome.resumed
+    view = await back.wait_for(View)
+    assert view.seat == 0 and view.hand is not None
+    assert not table.seats[0].away
+
+
+@pytest.mark.parametrize("seed", range(15))
+async def test_bot_catches_a_forgetful_player_after_human_delay(
+    nursery, autojump_clock, seed
+) -> None:
+    server = await start_server(nursery, bot_delay=0.5)
+    server.rng.seed(seed)
+    (ann,), table = await seat_players(
+        server, nursery, ["Ann"], {"variant": "classic", "seats": 2}, bots=(1,)
+    )
+    await set_position(table, [ann], hands=["QH KS", "KH 10D 9D"], top="10H", stock="7C 8C")
+    await ann.send(PlayCard("QH"))
+    decision = await decision_for(ann)
+    assert decision.outcome == "caught"
+    assert decision.stamps[0]["seat"] == 1
+    assert 300 <= decision.stamps[0]["after_ms"] <= 1500
