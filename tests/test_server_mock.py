@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
-from helpers import table as position
 
+from helpers import table as position
 from maumau.protocol.messages import (
     CatchPlayer,
     CreateTable,
@@ -70,9 +70,12 @@ async def set_position(table: Table, clients: list[WireClient], **kwargs) -> Non
     table.match = state
     table._after_change([], turn_ended=True)
     for client in clients:
-        await client.wait_for(lambda m: isinstance(m, View) and m.hand_counts == tuple(
-            len(h.split()) for h in kwargs["hands"]
-        ))
+        await client.wait_for(
+            lambda m: (
+                isinstance(m, View)
+                and m.hand_counts == tuple(len(h.split()) for h in kwargs["hands"])
+            )
+        )
 
 
 async def decision_for(client: WireClient) -> MauDecision:
@@ -230,9 +233,7 @@ async def test_window_closed_by_time_after_next_action(nursery, autojump_clock) 
     assert trio.current_time() - start == pytest.approx(1.5)
 
 
-async def test_going_out_on_a_jack_after_only_mau_and_being_caught(
-    nursery, autojump_clock
-) -> None:
+async def test_going_out_on_a_jack_after_only_mau_and_being_caught(nursery, autojump_clock) -> None:
     server = await start_server(nursery)
     (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
     hands = ["QH JS", "KH 10D 9D", "AH AD 8S"]
@@ -295,7 +296,7 @@ async def test_dropped_player_keeps_seat_and_bot_takes_over_after_grace(
 ) -> None:
     server = await start_server(nursery, bot_delay=0.5)
     settings = {"variant": "classic", "seats": 2, "reconnect_grace_s": 60, "turn_timeout_s": 300}
-    (ann, bob), table = await seat_players(server, nursery, ["Ann", "Bob"], settings)
+    (ann, _bob), table = await seat_players(server, nursery, ["Ann", "Bob"], settings)
     token = ann.welcome.resume
     await ann.aclose()
     await trio.sleep(1)
