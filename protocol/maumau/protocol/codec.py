@@ -188,8 +188,12 @@ class Connection:
 
     # --- sending -------------------------------------------------------------------
 
-    def send(self, message: Message) -> bytes:
-        """The bytes that carry ``message``; raises LocalProtocolError if not allowed."""
+    def send(self, message: Message, frame: bytes | None = None) -> bytes:
+        """The bytes that carry ``message``; raises LocalProtocolError if not allowed.
+
+        ``frame`` may pass in ``encode_frame(message.to_wire())`` already made, so that
+        one message sent to many connections is encoded once.
+        """
         if message.SENDER not in ("both", self.role):
             raise LocalProtocolError("wrong_sender", f"a {self.role} does not send {message.TYPE}")
         state = self.state
@@ -205,7 +209,8 @@ class Connection:
                     raise LocalProtocolError("welcome_first", "the server must send welcome first")
         elif state is State.ERROR and not isinstance(message, Error | Goodbye):
             raise LocalProtocolError("errored", "after a fatal error only error or goodbye")
-        frame = encode_frame(message.to_wire())
+        if frame is None:
+            frame = encode_frame(message.to_wire())
         if len(frame) - 4 > self.max_frame:
             raise LocalProtocolError(
                 "frame_too_large", f"{message.TYPE} would exceed the frame limit"

@@ -53,11 +53,12 @@ class Message:
 
     def to_wire(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.TYPE}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.name in self.OPTIONAL:
+        optional = self.OPTIONAL
+        for name in self.SCHEMA:
+            value = getattr(self, name)
+            if value is None and name in optional:
                 continue
-            data[f.name] = value
+            data[name] = value
         return data
 
 

@@ -45,6 +45,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="seconds a bot thinks before it plays (default 0.8)",
     )
     parser.add_argument(
+        "--move-rate",
+        type=float,
+        default=20.0,
+        help="messages a second one connection may send, bursts of twice that (default 20)",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
@@ -55,6 +61,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--port must be between 0 and 65535, not {args.port}")
     if args.max_clients < 1:
         parser.error("--max-clients must be at least 1")
+    if args.move_rate <= 0:
+        parser.error("--move-rate must be above 0")
     if args.bot_delay < 0:
         parser.error("--bot-delay cannot be negative")
     return args
@@ -82,7 +90,13 @@ def local_addresses() -> list[str]:
 
 
 async def run(args: argparse.Namespace) -> None:
-    server = Server(seed=args.seed, max_clients=args.max_clients, bot_delay=args.bot_delay)
+    server = Server(
+        seed=args.seed,
+        max_clients=args.max_clients,
+        bot_delay=args.bot_delay,
+        move_rate=args.move_rate,
+        move_burst=2 * args.move_rate,
+    )
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, server, args.port, args.host)

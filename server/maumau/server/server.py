@@ -116,11 +116,11 @@ class Link:
         self.closing = False
         self.peer = "?"
 
-    def send(self, message: Message) -> None:
+    def send(self, message: Message, frame: bytes | None = None) -> None:
         if self.closing:
             return
         try:
-            frame = self.codec.send(message)
+            frame = self.codec.send(message, frame)
         except LocalProtocolError as error:
             log.warning("not sent to %s: %s", self.peer, error)
             return
@@ -153,9 +153,9 @@ class Session:
     def connected(self) -> bool:
         return self.link is not None
 
-    def send(self, message: Message) -> None:
+    def send(self, message: Message, frame: bytes | None = None) -> None:
         if self.link is not None:
-            self.link.send(message)
+            self.link.send(message, frame)
 
 
 class Server:
@@ -370,7 +370,14 @@ class Server:
         try:
             async with frames:
                 async for frame in frames:
-                    await stream.send_all(frame)
+                    # Everything queued meanwhile goes out in the same write.
+                    batch = [frame]
+                    while True:
+                        try:
+                            batch.append(frames.receive_nowait())
+                        except (trio.WouldBlock, trio.EndOfChannel):
+                            break
+                    await stream.send_all(b"".join(batch) if len(batch) > 1 else frame)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         scope.cancel()

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from maumau.protocol.cards import CODE_OF, COLOUR_CODES, SUIT_CODES, card_from_code
+from maumau.protocol.codec import encode_frame
 from maumau.protocol.messages import (
     ChallengeCard,
     ChatLine,
@@ -477,8 +478,9 @@ class Table:
         spectators = [s for s in self.spectators if only is None or s in only]
         if spectators:
             public = self._view_message(match, None, remaining)
+            frame = encode_frame(public.to_wire())
             for session in spectators:
-                session.send(public)
+                session.send(public, frame)
 
     def _view_message(self, match: MatchState, seat: int | None, remaining: int | None) -> View:
         v = view(match, seat)
@@ -531,11 +533,12 @@ class Table:
         )
 
     def _broadcast(self, message: Message) -> None:
+        frame = encode_frame(message.to_wire())
         for seat in self.seats:
             if seat.session is not None:
-                seat.session.send(message)
+                seat.session.send(message, frame)
         for session in self.spectators:
-            session.send(message)
+            session.send(message, frame)
 
     def chat(self, session: Session, text: str) -> None:
         if self.seat_of(session) is None and session not in self.spectators:
