@@ -12,12 +12,14 @@ larger than ``max_frame`` (64 KiB by default) is refused before any of it is buf
 
 The connection's state is a table::
 
-    role    state       receives            sends              moves to
-    server  HANDSHAKE   hello only          error, goodbye     OPEN after welcome
-    client  HANDSHAKE   welcome, error      hello only         OPEN after welcome
-    both    OPEN        peer's messages     own messages       CLOSED after goodbye/bye
-    both    CLOSED      nothing             nothing
-    both    ERROR       (raises again)      error, goodbye     after a fatal peer error
+    role    state       receives                  sends                  moves to
+    server  HANDSHAKE   hello only                welcome, error,        OPEN after welcome
+                                                  goodbye, ping
+    client  HANDSHAKE   welcome, error, goodbye   hello only             OPEN after welcome
+    both    OPEN        peer's messages           own messages           CLOSED after goodbye/bye
+    both    CLOSED      nothing                   nothing
+    server  ERROR       (raises again)            error, goodbye         after a fatal peer error
+    client  ERROR       (raises again)            nothing
 
 Errors come in two kinds, as in h11: :class:`LocalProtocolError` when *we* try to send
 something the protocol does not allow, and :class:`RemoteProtocolError` when the peer
@@ -197,15 +199,15 @@ class Connection:
         if message.SENDER not in ("both", self.role):
             raise LocalProtocolError("wrong_sender", f"a {self.role} does not send {message.TYPE}")
         state = self.state
+        opens = False
         if state is State.CLOSED:
             raise LocalProtocolError("closed", "the connection is closed")
         if state is State.HANDSHAKE:
             if self.role == "client" and not isinstance(message, Hello):
                 raise LocalProtocolError("hello_first", "a client must send hello first")
             if self.role == "server":
-                if isinstance(message, Welcome):
-                    self.state = State.OPEN
-                elif not isinstance(message, Error | Goodbye | Ping):
+                opens = isinstance(message, Welcome)
+                if not opens and not isinstance(message, Error | Goodbye | Ping):
                     raise LocalProtocolError("welcome_first", "the server must send welcome first")
         elif state is State.ERROR and not isinstance(message, Error | Goodbye):
             raise LocalProtocolError("errored", "after a fatal error only error or goodbye")
@@ -215,6 +217,9 @@ class Connection:
             raise LocalProtocolError(
                 "frame_too_large", f"{message.TYPE} would exceed the frame limit"
             )
+        # Only a send that succeeds changes the state.
+        if opens:
+            self.state = State.OPEN
         if isinstance(message, Bye | Goodbye):
             self.state = State.CLOSED
         return frame

@@ -87,7 +87,7 @@ def one_of(*choices: str) -> Validator:
 
 def card(value: Any, path: str) -> str:
     if type(value) is not str or value not in CARD_BY_CODE:
-        raise SchemaError(path, f"{value!r} is not a card code")
+        raise SchemaError(path, f"{_show(value)} is not a card code")
     return value
 
 
@@ -158,6 +158,13 @@ def free_map(max_len: int = 64) -> Validator:
 
     check.doc = "map of str to scalar"  # type: ignore[attr-defined]
     return check
+
+
+def _show(value: Any) -> str:
+    """A short, safe description of a received value (never a deep or long repr)."""
+    if type(value) is str:
+        return repr(value if len(value) <= 20 else value[:20] + "...")
+    return _kind(value)
 
 
 def _doc(validator: Validator) -> str:

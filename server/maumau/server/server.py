@@ -47,6 +47,7 @@ from maumau.protocol.codec import (
     Connection,
     LocalProtocolError,
     RemoteProtocolError,
+    encode_frame,
 )
 from maumau.protocol.messages import (
     PROTOCOL_VERSION,
@@ -209,10 +210,12 @@ class Server:
             await trio.sleep(0.05)
             if self._lobby_dirty:
                 self._lobby_dirty = False
-                message = self.lobby_message()
-                for session in self.sessions.values():
-                    if session.connected and session.table is None:
-                        session.send(message)
+                audience = [s for s in self.sessions.values() if s.connected and s.table is None]
+                if audience:
+                    message = self.lobby_message()
+                    frame = encode_frame(message.to_wire())
+                    for session in audience:
+                        session.send(message, frame)
 
     def create_table(self, session: Session, request: CreateTable) -> Table:
         try:
@@ -449,7 +452,8 @@ class Server:
             try:
                 event = codec.next_event()
             except RemoteProtocolError as error:
-                link.send(Error(error.code, error.message, error.ref, error.fatal))
+                ref = error.ref if error.ref is None else error.ref[:32]
+                link.send(Error(error.code, error.message[:500], ref, error.fatal))
                 if error.fatal:
                     return None
                 continue
