@@ -196,30 +196,46 @@ class Connection:
         ``frame`` may pass in ``encode_frame(message.to_wire())`` already made, so that
         one message sent to many connections is encoded once.
         """
-        if message.SENDER not in ("both", self.role):
-            raise LocalProtocolError("wrong_sender", f"a {self.role} does not send {message.TYPE}")
+        if frame is None:
+            frame = encode_frame(message.to_wire())
+        return self.send_frame(type(message), frame)
+
+    def send_frames(self, kinds: tuple[type[Message], ...], frames: bytes) -> bytes:
+        """Like :meth:`send_frame` for several ready-made frames in one buffer, holding
+        messages of the classes ``kinds`` (each frame made by :func:`encode_frame`).
+        Messages that change the connection's state must be sent alone."""
+        if len(kinds) == 1:
+            return self.send_frame(kinds[0], frames)
+        for kind in kinds:
+            if kind in (Welcome, Hello, Bye, Goodbye):
+                raise LocalProtocolError("not_batchable", f"{kind.TYPE} must be sent alone")
+            self._check_send(kind)
+        return frames
+
+    def send_frame(self, kind: type[Message], frame: bytes) -> bytes:
+        """Check that a message of class ``kind`` may be sent now, as the ready-made
+        ``frame``, and return it. The caller vouches that the frame holds such a message."""
+        self._check_send(kind)
+        if len(frame) - 4 > self.max_frame:
+            raise LocalProtocolError("frame_too_large", f"{kind.TYPE} would exceed the frame limit")
+        # Only a send that succeeds changes the state.
+        if kind is Welcome and self.state is State.HANDSHAKE:
+            self.state = State.OPEN
+        if kind in (Bye, Goodbye):
+            self.state = State.CLOSED
+        return frame
+
+    def _check_send(self, kind: type[Message]) -> None:
+        """Raise LocalProtocolError unless a message of class ``kind`` may be sent now."""
+        if kind.SENDER not in ("both", self.role):
+            raise LocalProtocolError("wrong_sender", f"a {self.role} does not send {kind.TYPE}")
         state = self.state
-        opens = False
         if state is State.CLOSED:
             raise LocalProtocolError("closed", "the connection is closed")
         if state is State.HANDSHAKE:
-            if self.role == "client" and not isinstance(message, Hello):
+            if self.role == "client" and kind is not Hello:
                 raise LocalProtocolError("hello_first", "a client must send hello first")
-            if self.role == "server":
-                opens = isinstance(message, Welcome)
-                if not opens and not isinstance(message, Error | Goodbye | Ping):
-                    raise LocalProtocolError("welcome_first", "the server must send welcome first")
-        elif state is State.ERROR and not isinstance(message, Error | Goodbye):
+            if self.role == "server" and kind not in (Welcome, Error, Goodbye, Ping):
+                raise LocalProtocolError("welcome_first", "the server must send welcome first")
+        elif state is State.ERROR and kind not in (Error, Goodbye):
             raise LocalProtocolError("errored", "after a fatal error only error or goodbye")
-        if frame is None:
-            frame = encode_frame(message.to_wire())
-        if len(frame) - 4 > self.max_frame:
-            raise LocalProtocolError(
-                "frame_too_large", f"{message.TYPE} would exceed the frame limit"
-            )
-        # Only a send that succeeds changes the state.
-        if opens:
-            self.state = State.OPEN
-        if isinstance(message, Bye | Goodbye):
-            self.state = State.CLOSED
-        return frame

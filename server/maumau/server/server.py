@@ -118,10 +118,19 @@ class Link:
         self.peer = "?"
 
     def send(self, message: Message, frame: bytes | None = None) -> None:
+        if frame is None:
+            frame = encode_frame(message.to_wire())
+        self.send_frame(type(message), frame)
+
+    def send_frame(self, kind: type[Message], frame: bytes) -> None:
+        self.send_frames((kind,), frame)
+
+    def send_frames(self, kinds: tuple[type[Message], ...], frames: bytes) -> None:
+        """Queue ready-made frames holding messages of the given classes."""
         if self.closing:
             return
         try:
-            frame = self.codec.send(message, frame)
+            frame = self.codec.send_frames(kinds, frames)
         except LocalProtocolError as error:
             log.warning("not sent to %s: %s", self.peer, error)
             return
@@ -157,6 +166,14 @@ class Session:
     def send(self, message: Message, frame: bytes | None = None) -> None:
         if self.link is not None:
             self.link.send(message, frame)
+
+    def send_frame(self, kind: type[Message], frame: bytes) -> None:
+        if self.link is not None:
+            self.link.send_frame(kind, frame)
+
+    def send_frames(self, kinds: tuple[type[Message], ...], frames: bytes) -> None:
+        if self.link is not None:
+            self.link.send_frames(kinds, frames)
 
 
 class Server:

@@ -69,6 +69,8 @@ from .rules import (
     apply,
     describe,
     new_match,
+    private_view,
+    public_view,
     view,
 )
 from .rules.events import CardPlayed
@@ -149,6 +151,7 @@ class Table:
         self.id = table_id
         self.name = name
         self.settings = settings
+        self.settings_wire = settings.to_dict()
         self.creator = creator
         self.password = password
         self.seats = [SeatState() for _ in range(settings.seats)]
@@ -435,10 +438,13 @@ class Table:
         assert match is not None
         now = trio.current_time()
         names = self.names()
+        lines = []
         for event in events:
             self.seq += 1
             kind = _snake(type(event).__name__)
-            self._broadcast(GameEvent(self.id, self.seq, kind, describe(event, names)))
+            lines.append(GameEvent(self.id, self.seq, kind, describe(event, names)).to_wire())
+        # The event lines go out with the views, in one write to each connection.
+        event_frames = b"".join(encode_frame(line) for line in lines)
         open_ids = {w.id for w in match.windows}
         for window in match.windows:
             if window.id not in self.window_opened:
@@ -461,51 +467,57 @@ class Table:
             self.status = "finished"
             self._log(f"match over: {names[match.winner]} wins with {match.scores}")
             self.server.lobby_changed()
-        self._send_views()
+        self._send_views(before=event_frames)
         self._schedule()
 
-    def _send_views(self, only: list[Session] | None = None) -> None:
+    def _send_views(self, only: list[Session] | None = None, before: bytes = b"") -> None:
+        """Each seat its own view, spectators the public one.
+
+        The public part is computed and laid out once per change; each seat adds only
+        its hand, drawn card and legal actions. ``before`` holds ready-made ``event``
+        frames that go out in front of each view.
+        """
         match = self.match
         if match is None:
             return
-        remaining = None
-        if self.turn_due is not None and match.phase == "playing":
-            remaining = max(0, int((self.turn_due - trio.current_time()) * 1000))
+        public = self._public_wire(match)
         for i, seat in enumerate(self.seats):
             session = seat.session
             if session is not None and (only is None or session in only):
-                session.send(self._view_message(match, i, remaining))
+                frame = encode_frame(self._seat_wire(public, match, i))
+                session.send_frames((GameEvent, View), before + frame)
         spectators = [s for s in self.spectators if only is None or s in only]
         if spectators:
-            public = self._view_message(match, None, remaining)
-            frame = encode_frame(public.to_wire())
+            frame = before + encode_frame(self._seat_wire(public, match, None))
             for session in spectators:
-                session.send(public, frame)
+                session.send_frames((GameEvent, View), frame)
 
-    def _view_message(self, match: MatchState, seat: int | None, remaining: int | None) -> View:
-        v = view(match, seat)
-        classic = self.settings.is_classic
-        letters = SUIT_CODES if classic else COLOUR_CODES
+    def _public_wire(self, match: MatchState) -> dict[str, Any]:
+        remaining = None
+        if self.turn_due is not None and match.phase == "playing":
+            remaining = max(0, int((self.turn_due - trio.current_time()) * 1000))
+        v = public_view(match)
+        letters = SUIT_CODES if self.settings.is_classic else COLOUR_CODES
         last = v.last_round
-        return View(
-            table=self.id,
-            seq=self.seq,
-            seat=seat,
-            phase=v.phase,
-            round=v.round_no,
-            dealer=v.dealer,
-            turn=v.turn,
-            direction=v.direction,
-            top=v.top,
-            named=letters[v.named] if v.named is not None else None,
-            penalty=v.penalty,
-            penalty_kind=v.penalty_kind,
-            hand_counts=v.hand_counts,
-            scores=v.scores,
-            target=self.settings.target_score,
-            stock=v.stock_count,
-            discard=v.discard_count,
-            windows=tuple(
+        return {
+            "type": View.TYPE,
+            "table": self.id,
+            "seq": self.seq,
+            "phase": v.phase,
+            "round": v.round_no,
+            "dealer": v.dealer,
+            "turn": v.turn,
+            "direction": v.direction,
+            "top": v.top,
+            "named": letters[v.named] if v.named is not None else None,
+            "penalty": v.penalty,
+            "penalty_kind": v.penalty_kind,
+            "hand_counts": v.hand_counts,
+            "scores": v.scores,
+            "target": self.settings.target_score,
+            "stock": v.stock_count,
+            "discard": v.discard_count,
+            "windows": [
                 {
                     "id": w.id,
                     "seat": w.seat,
@@ -514,8 +526,8 @@ class Table:
                     "catchable": w.catchable,
                 }
                 for w in v.windows
-            ),
-            last_round=None
+            ],
+            "last_round": None
             if last is None
             else {
                 "round": last.round_no,
@@ -525,12 +537,21 @@ class Table:
                 "hand_points": last.hand_points,
                 "scores": last.scores,
             },
-            winner=v.winner,
-            hand=v.hand,
-            drawn=v.drawn,
-            legal=tuple(action_to_wire(a, classic) for a in v.legal),
-            turn_deadline_ms=remaining,
-        )
+            "winner": v.winner,
+            "turn_deadline_ms": remaining,
+        }
+
+    def _seat_wire(
+        self, public: dict[str, Any], match: MatchState, seat: int | None
+    ) -> dict[str, Any]:
+        mine = private_view(match, seat)
+        classic = self.settings.is_classic
+        data = dict(public)
+        data["seat"] = seat
+        data["hand"] = mine.hand
+        data["drawn"] = mine.drawn
+        data["legal"] = [action_to_wire(a, classic) for a in mine.legal]
+        return data
 
     def _broadcast(self, message: Message) -> None:
         frame = encode_frame(message.to_wire())
@@ -549,7 +570,7 @@ class Table:
         return TableInfo(
             id=self.id,
             name=self.name,
-            settings=self.settings.to_dict(),
+            settings=self.settings_wire,
             seats=self.seat_infos(),
             spectators=tuple(s.name for s in self.spectators),
             state=self.status,

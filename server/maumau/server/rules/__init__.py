@@ -33,7 +33,16 @@ from .engine import IllegalAction, apply, legal_actions, new_match
 from .events import Event, describe
 from .settings import Settings, SettingsError, Variant
 from .state import MatchState, RoundResult
-from .views import MatchView, RoundView, WindowView, view
+from .views import (
+    MatchView,
+    PrivateView,
+    PublicView,
+    RoundView,
+    WindowView,
+    private_view,
+    public_view,
+    view,
+)
 
 __all__ = [
     "Action",
@@ -50,6 +59,8 @@ __all__ = [
     "Pass",
     "Play",
     "PlayerAction",
+    "PrivateView",
+    "PublicView",
     "RoundResult",
     "RoundView",
     "SayMau",
@@ -63,5 +74,7 @@ __all__ = [
     "describe",
     "legal_actions",
     "new_match",
+    "private_view",
+    "public_view",
     "view",
 ]

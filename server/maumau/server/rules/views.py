@@ -74,12 +74,43 @@ class MatchView:
     legal: tuple[Action, ...]
 
 
-def view(state: MatchState, seat: int | None) -> MatchView:
-    """What ``seat`` may know now; ``seat=None`` is the spectators' view."""
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What everybody at the table (spectators too) may know."""
+
+    phase: Phase
+    round_no: int
+    dealer: int
+    turn: int
+    direction: int
+    top: str
+    named: int | None
+    penalty: int
+    penalty_kind: str | None
+    hand_counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    stock_count: int
+    discard_count: int
+    windows: tuple[WindowView, ...]
+    last_round: RoundView | None
+    winner: int | None
+    action_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateView:
+    """What only ``seat`` may know: its hand, the card it just drew, its legal actions."""
+
+    seat: int | None
+    hand: tuple[str, ...] | None
+    drawn: str | None
+    legal: tuple[Action, ...]
+
+
+def public_view(state: MatchState) -> PublicView:
+    """The public part of every view; the server computes it once per change."""
     last = state.last_round
-    return MatchView(
-        seat=seat,
-        settings=state.settings,
+    return PublicView(
         phase=state.phase,
         round_no=state.round_no,
         dealer=state.dealer,
@@ -108,7 +139,46 @@ def view(state: MatchState, seat: int | None) -> MatchView:
         ),
         winner=state.winner if state.winner >= 0 else None,
         action_no=state.action_no,
-        hand=tuple(CODE_OF[c] for c in state.hands[seat]) if seat is not None else None,
+    )
+
+
+def private_view(state: MatchState, seat: int | None) -> PrivateView:
+    """The part of ``seat``'s view nobody else may see (empty for spectators)."""
+    if seat is None:
+        return PrivateView(None, None, None, ())
+    return PrivateView(
+        seat=seat,
+        hand=tuple(CODE_OF[c] for c in state.hands[seat]),
         drawn=CODE_OF[state.drawn] if seat == state.turn and state.drawn >= 0 else None,
-        legal=tuple(legal_actions(state, seat)) if seat is not None else (),
+        legal=tuple(legal_actions(state, seat)),
+    )
+
+
+def view(state: MatchState, seat: int | None) -> MatchView:
+    """What ``seat`` may know now; ``seat=None`` is the spectators' view."""
+    public = public_view(state)
+    private = private_view(state, seat)
+    return MatchView(
+        seat=seat,
+        settings=state.settings,
+        phase=public.phase,
+        round_no=public.round_no,
+        dealer=public.dealer,
+        turn=public.turn,
+        direction=public.direction,
+        top=public.top,
+        named=public.named,
+        penalty=public.penalty,
+        penalty_kind=public.penalty_kind,
+        hand_counts=public.hand_counts,
+        scores=public.scores,
+        stock_count=public.stock_count,
+        discard_count=public.discard_count,
+        windows=public.windows,
+        last_round=public.last_round,
+        winner=public.winner,
+        action_no=public.action_no,
+        hand=private.hand,
+        drawn=private.drawn,
+        legal=private.legal,
     )
