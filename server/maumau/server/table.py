@@ -26,6 +26,7 @@ Events and views carry the table's sequence number.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import re
 from dataclasses import dataclass
@@ -171,6 +172,7 @@ class Table:
         self.next_round_due: float | None = None
         self.closed = False
         self._wakeup = trio.Event()
+        self._sleeping_until = -math.inf  # the deadline the timer task waits for
 
     # --- membership ---------------------------------------------------------------
 
@@ -638,7 +640,8 @@ class Table:
                     self.bot_catch_due[i] = now + delay
         else:
             self.bot_due = None
-        self._wakeup.set()
+        if self._next_deadline() < self._sleeping_until:
+            self._wakeup.set()  # only an earlier deadline needs the timer task now
 
     def _next_deadline(self) -> float:
         candidates = [self.turn_due, self.bot_due, self.next_round_due]
@@ -648,7 +651,7 @@ class Table:
             if seat.disconnected_at is not None and not seat.away:
                 candidates.append(seat.disconnected_at + self.settings.reconnect_grace_s)
         due = [c for c in candidates if c is not None]
-        return min(due) if due else float("inf")
+        return min(due) if due else math.inf
 
     def _settle(self) -> float:
         if self.settings.lag_compensation:
@@ -660,8 +663,10 @@ class Table:
         while not self.closed:
             deadline = self._next_deadline()
             if deadline > trio.current_time():
+                self._sleeping_until = deadline
                 with trio.move_on_at(deadline):
                     await self._wakeup.wait()
+                self._sleeping_until = -math.inf
                 self._wakeup = trio.Event()
             if self.closed:
                 return
