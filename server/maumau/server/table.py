@@ -306,8 +306,8 @@ class Table:
         self.window_opened.clear()
         self.window_due.clear()
         self._log(f"match starts ({self.settings.variant}, {len(self.seats)} seats)")
+        self.changed()
         self._after_change(events, turn_ended=True)
-        self.server.lobby_changed()
 
     # --- moves -----------------------------------------------------------------------
 

@@ -1,0 +1,214 @@
+"""The lobby over in-memory streams: tables, seats, spectators, passwords, chat,
+who is online, leaving, rematch, and the per-connection limits."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+import trio.testing
+
+from maumau.protocol.codec import encode_frame
+from maumau.protocol.messages import (
+    Chat,
+    ChatLine,
+    CreateTable,
+    Error,
+    JoinTable,
+    LeaveTable,
+    ListTables,
+    Lobby,
+    PlayCard,
+    Ready,
+    Rematch,
+    StartMatch,
+    TableInfo,
+    View,
+    WatchTable,
+)
+from maumau.server.wireclient import ServerClosed, WireClient
+from test_server_mock import connect, seat_players, start_server
+
+
+@pytest.fixture
+def autojump_clock() -> trio.testing.MockClock:
+    return trio.testing.MockClock(autojump_threshold=0)
+
+
+async def test_tables_are_listed_with_seats_state_and_lock(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    bob = await connect(server, nursery, "Bob")
+    await ann.send(CreateTable("Private", {"variant": "american", "seats": 6}, (3,), "s3cret"))
+    await ann.wait_for(TableInfo)
+    await bob.send(ListTables())
+    lobby = await bob.wait_for(lambda m: isinstance(m, Lobby) and m.tables)
+    (table,) = lobby.tables
+    assert table["name"] == "Private" and table["variant"] == "american"
+    assert table["locked"] and table["state"] == "waiting"
+    assert [s["name"] for s in table["seats"]][:1] == ["Ann"]
+    assert table["seats"][3]["bot"] and table["seats"][3]["name"]
+    assert sum(1 for s in table["seats"] if s["name"] is None) == 4
+    assert set(lobby.online) == {"Ann", "Bob"}
+
+
+async def test_password_lock(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    bob = await connect(server, nursery, "Bob")
+    await ann.send(CreateTable("Private", {"variant": "classic", "seats": 2}, (), "s3cret"))
+    info = await ann.wait_for(TableInfo)
+    await bob.send(JoinTable(info.id, 1, "wrong"))
+    assert (await bob.wait_for(Error)).code == "wrong_password"
+    await bob.send(WatchTable(info.id))
+    assert (await bob.wait_for(Error)).code == "wrong_password"
+    await bob.send(JoinTable(info.id, 1, "s3cret"))
+    joined = await bob.wait_for(lambda m: isinstance(m, TableInfo) and m.you == 1)
+    assert [s["name"] for s in joined.seats] == ["Ann", "Bob"]
+
+
+async def test_seat_taken_and_table_full(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    bob = await connect(server, nursery, "Bob")
+    cleo = await connect(server, nursery, "Cleo")
+    await ann.send(CreateTable("Two", {"variant": "classic", "seats": 2}, ()))
+    info = await ann.wait_for(TableInfo)
+    await bob.send(JoinTable(info.id, 0))
+    assert (await bob.wait_for(Error)).code == "seat_taken"
+    await bob.send(JoinTable(info.id, 5))
+    assert (await bob.wait_for(Error)).code == "no_such_seat"
+    await bob.send(JoinTable(info.id))
+    await bob.wait_for(lambda m: isinstance(m, TableInfo) and m.you == 1)
+    await cleo.send(JoinTable(info.id))
+    assert (await cleo.wait_for(Error)).code == "table_full"
+
+
+async def test_match_starts_when_every_seat_is_ready(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    bob = await connect(server, nursery, "Bob")
+    await ann.send(CreateTable("Two", {"variant": "classic", "seats": 2}, ()))
+    info = await ann.wait_for(TableInfo)
+    await bob.send(JoinTable(info.id))
+    await bob.wait_for(lambda m: isinstance(m, TableInfo) and m.you == 1)
+    await bob.send(StartMatch())
+    assert (await bob.wait_for(Error)).code == "not_creator"
+    await ann.send(Ready(True))
+    await bob.send(Ready(True))
+    view = await bob.wait_for(View)
+    assert view.seat == 1 and view.phase == "playing"
+
+
+async def test_creator_starts_and_bots_fill_empty_seats(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    await ann.send(CreateTable("Solo", {"variant": "classic", "seats": 4}, ()))
+    await ann.wait_for(TableInfo)
+    await ann.send(StartMatch())
+    info = await ann.wait_for(lambda m: isinstance(m, TableInfo) and m.state == "playing")
+    assert [s["bot"] for s in info.seats] == [False, True, True, True]
+    assert (await ann.wait_for(View)).hand_counts == (5, 5, 5, 5)
+
+
+async def test_spectators_see_the_public_view_only(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    (_ann,), table = await seat_players(
+        server, nursery, ["Ann"], {"variant": "classic", "seats": 2}, bots=(1,)
+    )
+    eve = await connect(server, nursery, "Eve")
+    await eve.send(WatchTable(table.id))
+    info = await eve.wait_for(TableInfo)
+    assert info.spectators == ("Eve",) and info.you is None
+    view = await eve.wait_for(View)
+    assert view.seat is None and view.hand is None and view.legal == ()
+    await eve.send(PlayCard("7H"))
+    assert (await eve.wait_for(Error)).code == "not_seated"
+
+
+async def test_chat_in_lobby_and_at_table_is_limited(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    bob = await connect(server, nursery, "Bob")
+    await ann.send(Chat("lobby", "anyone for american?"))
+    line = await bob.wait_for(ChatLine)
+    assert (line.scope, line.sender, line.text) == ("lobby", "Ann", "anyone for american?")
+    await bob.send(Chat("table", "hi"))
+    assert (await bob.wait_for(Error)).code == "not_at_table"
+    # Too long a line is refused by the codec, naming the field.
+    await ann.stream.send_all(encode_frame({"type": "chat", "scope": "lobby", "text": "x" * 201}))
+    error = await ann.wait_for(Error)
+    assert error.code == "bad_message" and "chat.text" in error.message
+    # Five lines at once are fine; the sixth within the same second is refused.
+    for i in range(6):
+        await ann.send(Chat("lobby", f"line {i}"))
+    error = await ann.wait_for(Error)
+    assert error.code == "rate_limited"
+    await trio.sleep(2)
+    await ann.send(Chat("lobby", "later"))
+    line = await bob.wait_for(lambda m: isinstance(m, ChatLine) and m.text == "later")
+    assert line.sender == "Ann"
+
+
+async def test_flooding_closes_the_connection_but_not_the_others(nursery, autojump_clock) -> None:
+    server = await start_server(nursery, move_rate=5, move_burst=5)
+    ann = await connect(server, nursery, "Ann")
+    bob = await connect(server, nursery, "Bob")
+    with pytest.raises(trio.BrokenResourceError):
+        for _ in range(100):
+            await ann.send(ListTables())
+            await trio.sleep(0.001)
+    with pytest.raises(ServerClosed):
+        await ann.wait_for(lambda m: False, timeout=30)
+    assert any(e.code == "abuse" and e.fatal for e in ann.errors)
+    await bob.send(ListTables())
+    assert isinstance(await bob.wait_for(Lobby), Lobby)
+    assert "Ann" not in server.online()
+
+
+async def test_leave_before_the_match_frees_the_seat(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    bob = await connect(server, nursery, "Bob")
+    await ann.send(CreateTable("T", {"variant": "classic", "seats": 2}, ()))
+    info = await ann.wait_for(TableInfo)
+    await bob.send(JoinTable(info.id))
+    await bob.wait_for(lambda m: isinstance(m, TableInfo) and m.you == 1)
+    await bob.send(LeaveTable())
+    await bob.wait_for(Lobby)
+    seats = await ann.wait_for(lambda m: isinstance(m, TableInfo) and m.seats[1]["name"] is None)
+    assert seats.seats[1]["name"] is None
+
+
+async def test_rematch_after_the_match(nursery, autojump_clock) -> None:
+    server = await start_server(nursery, bot_delay=0.2)
+    settings = {"variant": "classic", "seats": 2, "target_score": 1}
+    (ann,), table = await seat_players(server, nursery, ["Ann"], settings, bots=(1,))
+    await ann.send(Rematch())
+    assert (await ann.wait_for(Error)).code == "match_running"
+    # Let the bot play for Ann until the match (to 1 point) is over.
+    table.seats[0].away = True
+    table._schedule()
+    await ann.wait_for(lambda m: isinstance(m, View) and m.phase == "match_over", timeout=600)
+    await ann.send(Rematch())
+    view = await ann.wait_for(lambda m: isinstance(m, View) and m.phase == "playing")
+    assert view.round == 1 and view.scores == (0, 0)
+
+
+async def test_names_must_be_printable_and_unique(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    await connect(server, nursery, "Ann")
+
+    for name, code in (("", "bad_message"), ("a\x07b", "bad_message"), ("x" * 25, "bad_message")):
+        client_stream, server_stream = trio.testing.memory_stream_pair()
+        nursery.start_soon(server.handle, server_stream)
+        client = WireClient(client_stream, "?")
+        await client_stream.send_all(encode_frame({"type": "hello", "version": 1, "name": name}))
+        error = await client.wait_for(Error)
+        assert error.code == code and "hello.name" in error.message
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    nursery.start_soon(server.handle, server_stream)
+    client = WireClient(client_stream, "Ann")
+    await client_stream.send_all(encode_frame({"type": "hello", "version": 9, "name": "Zed"}))
+    with pytest.raises(ServerClosed):
+        await client.wait_for(lambda m: False)
+    assert client.errors[0].code == "version_mismatch"
