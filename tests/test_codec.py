@@ -1057,7 +1057,7 @@ def test_refused_goodbye_does_not_close() -> None:
 # and separator characters, except the plain space.
 NON_PRINTABLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs")
 PRINTABLE = st.characters(exclude_categories=NON_PRINTABLE) | st.just(" ")
-names = st.text(PRINTABLE, min_size=1, max_size=24)
+names = st.text(PRINTABLE, min_size=1, max_size=24).filter(lambda n: n == n.strip())
 cards = st.sampled_from(CODE_OF)
 seats = st.integers(0, 9)
 scalars = (
@@ -1078,7 +1078,7 @@ client_messages = st.one_of(
     st.builds(
         Chat,
         scope=st.sampled_from(["lobby", "table"]),
-        text=st.text(min_size=1, max_size=200),
+        text=st.text(PRINTABLE, min_size=1, max_size=200),
     ),
     st.builds(
         Hello,

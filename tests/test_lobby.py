@@ -9,6 +9,8 @@ import trio.testing
 
 from maumau.protocol.codec import encode_frame
 from maumau.protocol.messages import (
+    Bye,
+    CatchPlayer,
     Chat,
     ChatLine,
     CreateTable,
@@ -212,3 +214,123 @@ async def test_names_must_be_printable_and_unique(nursery, autojump_clock) -> No
     with pytest.raises(ServerClosed):
         await client.wait_for(lambda m: False)
     assert client.errors[0].code == "version_mismatch"
+
+
+async def test_resume_sends_the_table_once_and_spectators_watch_again(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery)
+    (ann,), table = await seat_players(
+        server, nursery, ["Ann"], {"variant": "classic", "seats": 2}, bots=(1,)
+    )
+    eve = await connect(server, nursery, "Eve")
+    await eve.send(WatchTable(table.id))
+    await eve.wait_for(View)
+    tokens = {"Ann": ann.welcome.resume, "Eve": eve.welcome.resume}
+    await ann.aclose()
+    await eve.aclose()
+    await trio.sleep(1)
+    ann = await connect(server, nursery, "Ann", resume=tokens["Ann"])
+    await ann.wait_for(View)
+    assert sum(isinstance(m, TableInfo) for m in ann.received) == 1
+    eve = await connect(server, nursery, "Eve", resume=tokens["Eve"])
+    view = await eve.wait_for(View)
+    assert view.seat is None
+    assert eve.table is not None and "Eve" in eve.table.spectators
+
+
+async def test_a_dropped_spectator_does_not_hold_the_name(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    (_ann,), table = await seat_players(
+        server, nursery, ["Ann"], {"variant": "classic", "seats": 2}, bots=(1,)
+    )
+    eve = await connect(server, nursery, "Eve")
+    await eve.send(WatchTable(table.id))
+    await eve.wait_for(View)
+    await eve.aclose()
+    await trio.sleep(1)
+    again = await connect(server, nursery, "Eve")
+    assert not again.welcome.resumed
+
+
+async def test_refused_create_or_join_keeps_the_current_table(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    await ann.send(CreateTable("Mine", {"variant": "classic", "seats": 2}, ()))
+    mine = await ann.wait_for(TableInfo)
+    await ann.send(CreateTable("Bad", {"variant": "classic", "seats": 9}, ()))
+    assert (await ann.wait_for(Error)).code == "bad_settings"
+    await ann.send(CreateTable("Bad", {"variant": "classic", "seats": 2}, (5,)))
+    assert (await ann.wait_for(Error)).code == "no_such_seat"
+    await ann.send(JoinTable(mine.id + 99))
+    assert (await ann.wait_for(Error)).code == "no_such_table"
+    assert server.tables[mine.id].seats[0].name == "Ann"
+    assert len(server.tables) == 1
+
+
+async def test_bye_updates_who_is_online(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    bob = await connect(server, nursery, "Bob")
+    await bob.wait_for(lambda m: isinstance(m, Lobby) and set(m.online) == {"Ann", "Bob"})
+    await ann.send(Bye())
+    lobby = await bob.wait_for(lambda m: isinstance(m, Lobby) and m.online == ("Bob",))
+    assert lobby.online == ("Bob",)
+
+
+async def test_a_running_table_everyone_left_is_closed(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    (ann,), table = await seat_players(
+        server, nursery, ["Ann"], {"variant": "classic", "seats": 2}, bots=(1,)
+    )
+    await ann.send(LeaveTable())
+    await ann.wait_for(Lobby)
+    await trio.sleep(1)
+    assert table.id not in server.tables
+    assert table.closed
+
+
+async def test_false_catch_with_penalty_is_no_decision(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    settings = {"variant": "classic", "seats": 3, "false_catch_penalty": 1}
+    (ann, bob, cleo), table = await seat_players(server, nursery, ["Ann", "Bob", "Cleo"], settings)
+    from helpers import table as position
+
+    state = position(
+        hands=["QH KS", "KH 10D 9D", "AC AD 8S"], top="10H", stock="7C 8C 9C", **settings
+    )
+    table.match = state
+    table._after_change([], turn_ended=True)
+    await ann.send(PlayCard("QH", call="mau"))
+    await ann.wait_for(lambda m: isinstance(m, View) and m.hand_counts[0] == 1)
+    await bob.send(CatchPlayer(0))
+    await bob.wait_for(lambda m: isinstance(m, View) and m.hand_counts[1] == 4)
+    await cleo.wait_for(lambda m: isinstance(m, View) and m.hand_counts[1] == 4)
+    decisions = [m for m in cleo.received if type(m).__name__ == "MauDecision"]
+    assert [d.outcome for d in decisions] == ["called"]
+
+
+async def test_the_lobby_fits_one_frame_and_says_how_many_are_left_out(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery, max_clients=300)
+    players = [await connect(server, nursery, f"P{i}") for i in range(200)]
+    for i, player in enumerate(players):
+        await player.send(CreateTable(f"Table {i}", {"variant": "american", "seats": 10}, ()))
+        await player.wait_for(TableInfo)
+    watcher = await connect(server, nursery, "Watcher")
+    lobby = await watcher.wait_for(Lobby)
+    assert lobby.more > 0
+    assert len(lobby.tables) + lobby.more == 200
+
+
+async def test_invalid_frames_count_as_violations(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    with pytest.raises(trio.BrokenResourceError):
+        for _ in range(100):
+            await ann.stream.send_all(encode_frame({"type": "play", "card": "XX"}))
+            await trio.sleep(0.01)
+    with pytest.raises(ServerClosed):
+        await ann.wait_for(lambda m: False)
+    assert any(e.code == "abuse" for e in ann.errors)

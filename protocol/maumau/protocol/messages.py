@@ -29,7 +29,7 @@ _TABLE_ID = s.integer(1, 2**31)
 _SEQ = s.integer(0, 2**62)
 _NAMED = s.one_of("S", "H", "D", "C", "R", "Y", "G", "B")
 _CALL = s.one_of("mau", "maumau")
-_NAME = s.text(NAME_MAX, 1, printable=True)
+_NAME = s.text(NAME_MAX, 1, printable=True, trimmed=True)
 
 
 class MessageError(ValueError):
@@ -207,7 +207,7 @@ class Rematch(Message):
 class Chat(Message):
     TYPE = "chat"
     SENDER = "client"
-    SCHEMA = {"scope": s.one_of("lobby", "table"), "text": s.text(CHAT_MAX, 1)}
+    SCHEMA = {"scope": s.one_of("lobby", "table"), "text": s.text(CHAT_MAX, 1, printable=True)}
     scope: str
     text: str
 
@@ -348,9 +348,15 @@ class Lobby(Message):
 
     TYPE = "lobby"
     SENDER = "server"
-    SCHEMA = {"tables": s.array(_TABLE_SUMMARY, 10_000), "online": s.array(_NAME, 10_000)}
+    SCHEMA = {
+        "tables": s.array(_TABLE_SUMMARY, 10_000),
+        "online": s.array(_NAME, 10_000),
+        "more": s.integer(0, 2**31),
+    }
+    OPTIONAL = frozenset({"more"})
     tables: tuple[dict[str, Any], ...]
     online: tuple[str, ...]
+    more: int = 0
 
 
 @_register
@@ -524,7 +530,11 @@ class MauDecision(Message):
 class ChatLine(Message):
     TYPE = "chat_line"
     SENDER = "server"
-    SCHEMA = {"scope": s.one_of("lobby", "table"), "sender": _NAME, "text": s.text(CHAT_MAX, 1)}
+    SCHEMA = {
+        "scope": s.one_of("lobby", "table"),
+        "sender": _NAME,
+        "text": s.text(CHAT_MAX, 1, printable=True),
+    }
     scope: str
     sender: str
     text: str
@@ -533,7 +543,8 @@ class ChatLine(Message):
 @_register
 @dataclass(frozen=True, slots=True)
 class Goodbye(Message):
-    """The server is closing this connection (shutdown, replaced, or abuse)."""
+    """The server is closing this connection (shutting down, or replaced by a newer
+    connection of the same session)."""
 
     TYPE = "goodbye"
     SENDER = "server"

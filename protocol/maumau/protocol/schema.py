@@ -61,7 +61,12 @@ def boolean(value: Any, path: str) -> bool:
 boolean.doc = "bool"  # type: ignore[attr-defined]
 
 
-def text(max_len: int, min_len: int = 0, printable: bool = False) -> Validator:
+def text(
+    max_len: int, min_len: int = 0, printable: bool = False, trimmed: bool = False
+) -> Validator:
+    """A string of ``min_len`` to ``max_len`` characters; ``printable``: no control
+    characters; ``trimmed``: no leading or trailing white space."""
+
     def check(value: Any, path: str) -> str:
         if type(value) is not str:
             raise SchemaError(path, f"expected a string, got {_kind(value)}")
@@ -69,6 +74,8 @@ def text(max_len: int, min_len: int = 0, printable: bool = False) -> Validator:
             raise SchemaError(path, f"must be {min_len} to {max_len} characters long")
         if printable and not value.isprintable():
             raise SchemaError(path, "must contain only printable characters")
+        if trimmed and value != value.strip():
+            raise SchemaError(path, "must not start or end with white space")
         return value
 
     check.doc = f"str {min_len}..{max_len} chars"  # type: ignore[attr-defined]

@@ -39,6 +39,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgpack
 import trio
 
 from maumau.protocol.codec import (
@@ -85,6 +86,8 @@ OUTGOING_QUEUE = 512
 READ_SIZE = 65536
 SHUTDOWN_GRACE = 1.0
 MAX_VIOLATIONS = 20
+LOBBY_BUDGET = 60_000  # bytes of a lobby frame given to tables and names
+LOBBY_MAX_ONLINE = 1000
 MOVE_TYPES = frozenset({"play", "draw", "pass", "challenge", "say_mau", "catch"})
 
 
@@ -116,6 +119,15 @@ class Link:
         self.scope: trio.CancelScope | None = None
         self.closing = False
         self.peer = "?"
+        self.violations = 0
+
+    def violation(self) -> bool:
+        """Count one broken rule; False (after telling the peer) once there were too many."""
+        self.violations += 1
+        if self.violations >= MAX_VIOLATIONS:
+            self.send(Error("abuse", "too many violations; closing", None, True))
+            return False
+        return True
 
     def send(self, message: Message, frame: bytes | None = None) -> None:
         if frame is None:
@@ -210,10 +222,20 @@ class Server:
         return sorted(s.name for s in self.sessions.values() if s.connected)
 
     def lobby_message(self) -> Lobby:
-        return Lobby(
-            tables=tuple(t.summary() for t in self.tables.values()),
-            online=tuple(self.online()),
-        )
+        """Tables waiting for players first, then running, then finished ones, as many
+        as fit in one frame; ``more`` counts those left out."""
+        order = {"waiting": 0, "playing": 1, "finished": 2}
+        tables = sorted(self.tables.values(), key=lambda t: (order[t.status], t.id))
+        online = tuple(self.online()[:LOBBY_MAX_ONLINE])
+        budget = LOBBY_BUDGET - sum(len(name) + 2 for name in online)
+        summaries = []
+        for table in tables:
+            summary = table.summary()
+            budget -= len(msgpack.packb(summary))
+            if budget < 0:
+                break
+            summaries.append(summary)
+        return Lobby(tables=tuple(summaries), online=online, more=len(tables) - len(summaries))
 
     def lobby_changed(self) -> None:
         """Coalesce lobby updates: one broadcast per batch of changes."""
@@ -234,13 +256,20 @@ class Server:
                     for session in audience:
                         session.send(message, frame)
 
-    def create_table(self, session: Session, request: CreateTable) -> Table:
+    @staticmethod
+    def _check_new_table(request: CreateTable) -> Settings:
         try:
             settings = Settings.from_dict(request.settings)
         except SettingsError as error:
-            raise TableError("bad_settings", str(error)) from None
+            raise TableError("bad_settings", str(error)[:300]) from None
         if len(set(request.bots)) != len(request.bots):
             raise TableError("bad_settings", "bots: a seat is listed twice")
+        for seat in request.bots:
+            if not 0 <= seat < settings.seats:
+                raise TableError("no_such_seat", f"bots: there is no seat {seat} at this table")
+        return settings
+
+    def create_table(self, session: Session, request: CreateTable, settings: Settings) -> Table:
         table_id = next(self._table_ids)
         table = Table(
             self,
@@ -298,8 +327,9 @@ class Server:
         elif isinstance(message, ListTables):
             session.send(self.lobby_message())
         elif isinstance(message, CreateTable):
+            settings = self._check_new_table(message)
             self._leave_current(session)
-            new = self.create_table(session, message)
+            new = self.create_table(session, message, settings)
             session.table = new
             try:
                 new.join(session, None, message.password)
@@ -309,7 +339,7 @@ class Server:
             target = self._find_table(message.table)
             if table is target and target.seat_of(session) is not None:
                 raise TableError("already_seated", "you already sit at this table")
-            target.check_password(message.password)
+            target.free_seat(message.seat, message.password)
             self._leave_current(session)
             target.join(session, message.seat, message.password)
             session.table = target
@@ -414,7 +444,9 @@ class Server:
                 if isinstance(message, Hello):
                     hello = message
         if hello is None:
-            link.send(Error("hello_timeout", "no hello within 10 s", None, True))
+            link.send(
+                Error("hello_timeout", f"no hello within {self.hello_timeout:g} s", None, True)
+            )
             return None
         session = self._welcome(link, hello)
         if session is None:
@@ -423,7 +455,6 @@ class Server:
         moves = TokenBucket(self.move_rate, self.move_burst)
         chats = TokenBucket(1, 5)
         catches = TokenBucket(2, 4)
-        violations = 0
         while True:
             message = await self._next_message(stream, link)
             if message is None:
@@ -443,6 +474,7 @@ class Server:
             if isinstance(message, Bye):
                 self._leave_current(session)
                 self.sessions.pop(session.resume, None)
+                self.lobby_changed()
                 return None
             if isinstance(message, Hello):
                 link.send(Error("already_hello", "hello was already answered", "hello"))
@@ -450,17 +482,15 @@ class Server:
             bucket = chats if message.TYPE == "chat" else moves
             allowed = bucket.take() and (message.TYPE != "catch" or catches.take())
             if not allowed:
-                violations += 1
                 link.send(Error("rate_limited", "slow down: too many messages", message.TYPE))
-                if violations >= MAX_VIOLATIONS:
-                    link.send(Error("abuse", "too many violations; closing", None, True))
+                if not link.violation():
                     return session
                 continue
             try:
                 self.dispatch(session, message, stamp)
             except (TableError, IllegalAction) as error:
                 reason = error.message if isinstance(error, TableError) else error.reason
-                link.send(Error(error.code, reason, message.TYPE))
+                link.send(Error(error.code, reason[:500], message.TYPE))
 
     async def _next_message(self, stream: trio.abc.Stream, link: Link) -> Message | None:
         """The next valid message, or None when the connection should end."""
@@ -471,7 +501,7 @@ class Server:
             except RemoteProtocolError as error:
                 ref = error.ref if error.ref is None else error.ref[:32]
                 link.send(Error(error.code, error.message[:500], ref, error.fatal))
-                if error.fatal:
+                if error.fatal or not link.violation():
                     return None
                 continue
             if event is PEER_CLOSED:
@@ -513,7 +543,10 @@ class Server:
                 return None
             # A name held by a disconnected session without a table is freed.
             for token, old in list(self.sessions.items()):
-                if old.name == hello.name and not old.connected and old.table is None:
+                keeps_seat = old.table is not None and old.table.seat_of(old) is not None
+                if old.name == hello.name and not old.connected and not keeps_seat:
+                    if old.table is not None:
+                        old.table.leave(old)
                     del self.sessions[token]
             if any(s.name == hello.name for s in self.sessions.values()):
                 link.send(
@@ -530,6 +563,7 @@ class Server:
             resumed = False
         else:
             resumed = True
+            session.pings.clear()
             previous = session.link
             if previous is not None:
                 previous.send(Goodbye("replaced by a new connection"))
@@ -538,7 +572,6 @@ class Server:
         link.send(Welcome(PROTOCOL_VERSION, session.id, session.resume, session.name, resumed))
         log.info("%s %s (%s)", session.name, "resumed" if resumed else "connected", link.peer)
         if session.table is not None:
-            link.send(session.table.info(session))
             session.table.reconnected(session)
         else:
             link.send(self.lobby_message())

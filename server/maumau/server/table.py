@@ -74,7 +74,7 @@ from .rules import (
     public_view,
     view,
 )
-from .rules.events import CardPlayed
+from .rules.events import CardPlayed, FalseCatch
 
 if TYPE_CHECKING:
     from .server import Server, Session
@@ -190,19 +190,24 @@ class Table:
         if self.password is not None and password != self.password:
             raise TableError("wrong_password", "this table is locked; the password is wrong")
 
-    def join(self, session: Session, seat: int | None, password: str | None) -> int:
+    def free_seat(self, seat: int | None, password: str | None) -> int:
+        """The seat a join would take; raises TableError if it cannot be had."""
         self.check_password(password)
+        if self.status != "waiting":
+            raise TableError("match_running", "the match has started; watch it instead")
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if not s.taken]
             if not free:
                 raise TableError("table_full", "every seat at this table is taken")
-            seat = free[0]
+            return free[0]
         if not 0 <= seat < len(self.seats):
             raise TableError("no_such_seat", f"there is no seat {seat} at this table")
         if self.seats[seat].taken:
             raise TableError("seat_taken", f"seat {seat} is taken")
-        if self.status != "waiting":
-            raise TableError("match_running", "the match has started; watch it instead")
+        return seat
+
+    def join(self, session: Session, seat: int | None, password: str | None) -> int:
+        seat = self.free_seat(seat, password)
         self.seats[seat] = SeatState(name=session.name, session=session)
         self._log(f"{session.name} sits at seat {seat}")
         self.changed()
@@ -225,7 +230,7 @@ class Table:
                     # The seat stays; a bot plays it from now on.
                     seat.session = None
                     seat.away = True
-                    seat.disconnected_at = trio.current_time()
+                    seat.disconnected_at = None
                 else:
                     self.seats[i] = SeatState()
                 self._log(f"{session.name} leaves seat {i}")
@@ -250,6 +255,8 @@ class Table:
 
     def reconnected(self, session: Session) -> None:
         seat = self.seat_of(session)
+        if seat is None and session not in self.spectators:
+            self.spectators.append(session)
         if seat is not None:
             self.seats[seat].disconnected_at = None
             self.seats[seat].away = False
@@ -323,6 +330,7 @@ class Table:
         if seat_state.away:
             seat_state.away = False
             self._log(f"{session.name} is back from away")
+            self.changed()
         seat_state.timeouts = 0
         classic = self.settings.is_classic
         if message.TYPE in ("say_mau", "catch"):
@@ -396,7 +404,7 @@ class Table:
                 if window is not None and window in by_window:
                     by_window[window][1].append(claim)
                 continue
-            if window is not None:
+            if window is not None and not any(isinstance(e, FalseCatch) for e in events):
                 outcome = "called" if claim.kind == "call" else "caught"
                 by_window.setdefault(window, (target, [], [], opened))
                 by_window[window][1].append(claim)
@@ -468,7 +476,7 @@ class Table:
             self.next_round_due = None
             self.status = "finished"
             self._log(f"match over: {names[match.winner]} wins with {match.scores}")
-            self.server.lobby_changed()
+            self.changed()
         self._send_views(before=event_frames)
         self._schedule()
 
