@@ -3,6 +3,8 @@ who is online, leaving, rematch, and the per-connection limits."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import trio
 import trio.testing
@@ -334,3 +336,30 @@ async def test_invalid_frames_count_as_violations(nursery, autojump_clock) -> No
     with pytest.raises(ServerClosed):
         await ann.wait_for(lambda m: False)
     assert any(e.code == "abuse" for e in ann.errors)
+
+
+@pytest.mark.deadline(1000)
+async def test_pings_measure_the_round_trip_and_silent_peers_are_dropped(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery, ping_interval=5)
+    ann = await connect(server, nursery, "Ann")
+    bob = await connect(server, nursery, "Bob")
+
+    async def keep_reading() -> None:
+        with contextlib.suppress(ServerClosed):
+            while True:
+                await ann.receive()  # answers each ping with a pong
+
+    async with trio.open_nursery() as reader:
+        reader.start_soon(keep_reading)
+        start = trio.current_time()
+        # Bob reads nothing, so he answers no ping: dropped after 3 unanswered ones.
+        while "Bob" in server.online():
+            await trio.sleep(1)
+        assert 19 <= trio.current_time() - start <= 21
+        assert "Ann" in server.online()
+        session = next(s for s in server.sessions.values() if s.name == "Ann")
+        assert session.rtt is not None and session.rtt < 0.01
+        assert bob.welcome is not None
+        reader.cancel_scope.cancel()

@@ -120,6 +120,7 @@ class Link:
         self.closing = False
         self.peer = "?"
         self.violations = 0
+        self.session: Session | None = None  # set once the hello is answered
 
     def violation(self) -> bool:
         """Count one broken rule; False (after telling the peer) once there were too many."""
@@ -155,8 +156,15 @@ class Link:
             self.closing = True
 
     def close(self) -> None:
+        """Stop queueing; the writer sends what is queued, then the connection ends."""
         self.closing = True
         self.outgoing.close()
+
+    def abort(self) -> None:
+        """End the connection now, dropping whatever is queued (for a dead peer)."""
+        self.close()
+        if self.scope is not None:
+            self.scope.cancel()
 
 
 @dataclass(eq=False)
@@ -388,18 +396,18 @@ class Server:
         link = Link(codec, send_channel)
         with contextlib.suppress(OSError, AttributeError):
             link.peer = str(stream.socket.getpeername())  # type: ignore[attr-defined]
-        session: Session | None = None
         try:
             async with trio.open_nursery() as nursery:
                 link.scope = nursery.cancel_scope
                 nursery.start_soon(self._writer, stream, receive_channel, nursery.cancel_scope)
                 self.links.add(link)
-                session = await self._run_connection(stream, link, nursery)
+                await self._run_connection(stream, link, nursery)
                 link.close()
         except Exception:
             log.exception("connection %s failed", link.peer)
         finally:
             self.links.discard(link)
+            session = link.session
             if session is not None and session.link is link:
                 session.link = None
                 log.info("%s disconnected (%s)", session.name, link.peer)
@@ -434,23 +442,23 @@ class Server:
 
     async def _run_connection(
         self, stream: trio.abc.Stream, link: Link, nursery: trio.Nursery
-    ) -> Session | None:
+    ) -> None:
         hello: Hello | None = None
         with trio.move_on_after(self.hello_timeout):
             while hello is None:
                 message = await self._next_message(stream, link)
                 if message is None:
-                    return None
+                    return
                 if isinstance(message, Hello):
                     hello = message
         if hello is None:
             link.send(
                 Error("hello_timeout", f"no hello within {self.hello_timeout:g} s", None, True)
             )
-            return None
+            return
         session = self._welcome(link, hello)
         if session is None:
-            return None
+            return
         nursery.start_soon(self._pinger, session, link)
         moves = TokenBucket(self.move_rate, self.move_burst)
         chats = TokenBucket(1, 5)
@@ -458,9 +466,9 @@ class Server:
         while True:
             message = await self._next_message(stream, link)
             if message is None:
-                return session
+                return
             if session.link is not link:
-                return session  # replaced by a newer connection
+                return  # replaced by a newer connection
             stamp = trio.current_time()
             if isinstance(message, Ping):
                 link.send(Pong(message.nonce))
@@ -474,8 +482,9 @@ class Server:
             if isinstance(message, Bye):
                 self._leave_current(session)
                 self.sessions.pop(session.resume, None)
+                link.session = None
                 self.lobby_changed()
-                return None
+                return
             if isinstance(message, Hello):
                 link.send(Error("already_hello", "hello was already answered", "hello"))
                 continue
@@ -484,7 +493,7 @@ class Server:
             if not allowed:
                 link.send(Error("rate_limited", "slow down: too many messages", message.TYPE))
                 if not link.violation():
-                    return session
+                    return
                 continue
             try:
                 self.dispatch(session, message, stamp)
@@ -569,6 +578,7 @@ class Server:
                 previous.send(Goodbye("replaced by a new connection"))
                 previous.close()
         session.link = link
+        link.session = session
         link.send(Welcome(PROTOCOL_VERSION, session.id, session.resume, session.name, resumed))
         log.info("%s %s (%s)", session.name, "resumed" if resumed else "connected", link.peer)
         if session.table is not None:
@@ -579,19 +589,19 @@ class Server:
         return session
 
     async def _pinger(self, session: Session, link: Link) -> None:
+        """Ping every ``ping_interval``; the pongs measure the round trip (for lag
+        compensation), and a peer that leaves DEAD_AFTER_PINGS pings unanswered is
+        disconnected."""
         nonce = 0
-        missed = 0
         while not link.closing:
             await trio.sleep(self.ping_interval)
             if session.link is not link:
                 return
-            nonce += 1
             if len(session.pings) >= DEAD_AFTER_PINGS:
-                missed += 1
-            if missed and len(session.pings) >= DEAD_AFTER_PINGS + 1:
                 log.info("%s stopped answering pings", session.name)
-                link.close()
+                link.abort()
                 return
+            nonce += 1
             session.pings[nonce] = trio.current_time()
             link.send(Ping(nonce))
 
