@@ -1,0 +1,88 @@
+"""``maumau-client``: play Mau Mau in the terminal.
+
+maumau-client host:port [--name NAME] [--ascii]
+maumau-client --local [--variant classic|american] [--bots N]
+maumau-client                       (asks where to connect)
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import getpass
+import locale
+import os
+import sys
+
+from . import config
+
+
+def default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        name = ""
+    return (config.load().get("name") or name or "player")[:24]
+
+
+def wants_ascii() -> bool:
+    encoding = (sys.stdout.encoding or locale.getpreferredencoding(False) or "").lower()
+    return "utf" not in encoding
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="maumau-client", description="Play Mau Mau and American Mau-Mau in the terminal."
+    )
+    parser.add_argument("address", nargs="?", help="server as host:port, e.g. 192.168.1.20:7766")
+    parser.add_argument("--name", help="your name at the table (default: your login name)")
+    parser.add_argument("--ascii", action="store_true", help="S H D C instead of ♠ ♥ ♦ ♣")
+    parser.add_argument("--local", action="store_true", help="play against bots on this machine")
+    parser.add_argument(
+        "--variant", choices=["classic", "american"], default="classic", help="with --local"
+    )
+    parser.add_argument("--bots", type=int, default=3, help="with --local: how many bots (1-9)")
+    args = parser.parse_args(argv)
+    if args.local and args.address:
+        parser.error("give either an address or --local, not both")
+    limit = 3 if args.variant == "classic" else 9
+    if args.local and not 1 <= args.bots <= limit:
+        parser.error(f"--bots: 1 to {limit} for {args.variant}")
+    if args.name is not None and not 1 <= len(args.name.strip()) <= 24:
+        parser.error("--name: 1 to 24 characters")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    from .app import MauMauApp, create_local_table
+
+    name = (args.name or default_name()).strip()
+    ascii_only = args.ascii or wants_ascii()
+    if args.local:
+        from .local import start_embedded_server
+
+        port = start_embedded_server()
+        app = MauMauApp(
+            "127.0.0.1",
+            port,
+            name,
+            ascii_only,
+            on_welcome=functools.partial(create_local_table, variant=args.variant, bots=args.bots),
+            remember=False,
+        )
+    elif args.address:
+        parsed = MauMauApp.parse_address(args.address)
+        if parsed is None:
+            print(f"maumau-client: {args.address!r} is not host:port", file=sys.stderr)
+            raise SystemExit(2)
+        app = MauMauApp(parsed[0], parsed[1], name, ascii_only)
+    else:
+        app = MauMauApp(None, None, name, ascii_only)
+    app.run()
+    if os.environ.get("MAUMAU_DEBUG"):
+        print("bye", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

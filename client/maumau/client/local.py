@@ -1,0 +1,38 @@
+"""One-command local play: an embedded server on 127.0.0.1, in a background thread.
+
+This is the only place the client uses ``maumau.server``, and it imports it only
+when ``--local`` is asked for.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+
+def start_embedded_server(seed: int | None = None, bot_delay: float = 0.8) -> int:
+    """Start a maumau server on 127.0.0.1 on a free port; returns the port. The
+    server runs in a daemon thread and ends with the process."""
+    import trio
+
+    from maumau.server.server import Server, serve
+
+    ports: queue.Queue[int | BaseException] = queue.Queue()
+
+    async def main() -> None:
+        server = Server(seed=seed, bot_delay=bot_delay)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, server, 0, "127.0.0.1")
+            ports.put(port)
+
+    def run() -> None:
+        try:
+            trio.run(main)
+        except BaseException as error:
+            ports.put(error)
+
+    threading.Thread(target=run, name="maumau-local-server", daemon=True).start()
+    result = ports.get(timeout=10)
+    if isinstance(result, BaseException):
+        raise RuntimeError(f"the local server did not start: {result}")
+    return result

@@ -1,0 +1,278 @@
+"""Drawing the table as Rich text, from the view model alone.
+
+Each function returns a :class:`rich.text.Text` for one area of the table screen.
+Nothing is said by colour alone: the player on turn has a ``▶`` (``>`` in ASCII),
+"MAU!" is a word, suits keep their symbols (or letters in ASCII) when coloured.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from .model import Model, is_red, label, suit_words
+
+CARD_WIDTH = 6
+
+
+def _marks(ascii_only: bool) -> dict[str, str]:
+    if ascii_only:
+        return {
+            "turn": ">",
+            "cw": "-> clockwise",
+            "ccw": "<- counter-clockwise",
+            "bar": "#",
+            "empty": ".",
+        }
+    return {
+        "turn": "▶",
+        "cw": "↻ clockwise",
+        "ccw": "↺ counter-clockwise",
+        "bar": "█",
+        "empty": "░",
+    }
+
+
+def card_style(code: str, legal: bool, selected: bool) -> str:
+    colour = ""
+    if code[0] in "RYGB" and code not in ("W", "W4"):
+        colour = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}[code[0]]
+    elif is_red(code):
+        colour = "red"
+    style = f"bold {colour}".strip() if legal else f"dim {colour}".strip()
+    if selected:
+        style += " reverse"
+    return style
+
+
+def title(model: Model, ascii_only: bool) -> Text:
+    text = Text(" maumau  ", style="bold")
+    table = model.table
+    if table is not None:
+        game = "Mau Mau" if model.is_classic() else "American Mau-Mau"
+        target = table.settings.get("target_score", "?")
+        round_no = model.view.round if model.view else 0
+        dot = "-" if ascii_only else "·"
+        text.append(f"{table.name} {dot} {game} {dot} round {round_no} {dot} to {target}")
+    you = f"you: {model.name}" if model.seat is not None else f"watching as {model.name}"
+    pad = max(1, 79 - len(text.plain) - len(you))
+    text.append(" " * pad + you)
+    return text
+
+
+def opponents(model: Model, ascii_only: bool, width: int = 80) -> Text:
+    """Every other seat: name, cards, points, turn marker, MAU!, bot/away/offline."""
+    view, table = model.view, model.table
+    text = Text()
+    if view is None or table is None:
+        return text
+    marks = _marks(ascii_only)
+    seats = len(view.hand_counts)
+    me = view.seat
+    order = [(me + i) % seats for i in range(1, seats)] if me is not None else list(range(seats))
+    names = model.names()
+    calls = {w["seat"]: w for w in view.windows if not w["final"]}
+    rows = []
+    for seat in order:
+        info = table.seats[seat]
+        turn = view.phase == "playing" and view.turn == seat
+        count = view.hand_counts[seat]
+        state = ""
+        if info["away"]:
+            state = "away"
+        elif not info["connected"]:
+            state = "offline"
+        mau = ""
+        if count == 1:
+            window = calls.get(seat)
+            said = window is not None and window["called"]
+            mau = "MAU!" if said or window is None else "MAU?"
+        rows.append((seat, names[seat], count, view.scores[seat], turn, mau, state))
+    if len(rows) <= 3:
+        box = max(20, min(26, (width - 2) // max(1, len(rows)) - 2))
+        lines = [Text(" "), Text(" "), Text(" ")]
+        tl, tr, bl, br, h, v = (
+            ("+", "+", "+", "+", "-", "|") if ascii_only else ("┌", "┐", "└", "┘", "─", "│")
+        )
+        for _, name, count, score, turn, mau, state in rows:
+            head = f"{marks['turn']} {name}" if turn else name
+            head = head[: box - 4]
+            style = "bold reverse" if turn else "bold"
+            lines[0].append(f"{tl} ")
+            lines[0].append(head, style=style)
+            lines[0].append(" " + h * (box - len(head) - 4) + tr + "  ")
+            cards = f"{count} card" + ("" if count == 1 else "s")
+            body = f"{cards:<9}{(mau or state):<6}{score:>4} pts"
+            lines[1].append(f"{v} ")
+            lines[1].append(body[: box - 4].ljust(box - 4), style="yellow bold" if mau else "")
+            lines[1].append(f" {v}  ")
+            lines[2].append(bl + h * (box - 2) + br + "  ")
+        for line in lines:
+            text.append_text(line)
+            text.append("\n")
+        return text
+    half = (len(rows) + 1) // 2
+    for i in range(half):
+        for column, row in enumerate((rows[i], rows[i + half] if i + half < len(rows) else None)):
+            if row is None:
+                continue
+            _, name, count, score, turn, mau, state = row
+            mark = marks["turn"] if turn else " "
+            cell = f"{mark} {name[:14]:<14}{count:>3} {(mau or state):<7}{score:>5}"
+            text.append(cell, style="bold reverse" if turn else "")
+            if column == 0:
+                text.append(" | " if ascii_only else " │ ")
+        text.append("\n")
+    return text
+
+
+def pile(model: Model, ascii_only: bool, seconds_left: float | None) -> Text:
+    view = model.view
+    text = Text()
+    if view is None:
+        return text
+    marks = _marks(ascii_only)
+    direction = marks["cw"] if view.direction == 1 else marks["ccw"]
+    text.append(f" stock {view.stock:<3}  {direction:<22}")
+    text.append("on top: ")
+    text.append(
+        f" {label(view.top, ascii_only)} ", style=card_style(view.top, True, False) + " reverse"
+    )
+    if view.named:
+        what = "suit" if model.is_classic() else "colour"
+        text.append(f"  {what}: {suit_words(view.named, ascii_only)}", style="bold")
+    if view.penalty:
+        answer = {
+            "seven": "or answer with a 7",
+            "draw_two": "or answer with a Draw Two",
+            "wild_draw_four": "or challenge",
+        }.get(view.penalty_kind or "", "")
+        text.append(f"  penalty: draw {view.penalty} {answer}", style="bold yellow")
+    text.append("\n ")
+    names = model.names()
+    if view.phase == "playing":
+        if model.my_turn:
+            text.append("your turn", style="bold reverse")
+        else:
+            text.append(f"{names[view.turn]}'s turn")
+        if seconds_left is not None and view.turn_deadline_ms is not None:
+            total = float(model.table.settings.get("turn_timeout_s", 45)) if model.table else 45.0
+            filled = int(20 * max(0.0, min(1.0, seconds_left / total)))
+            bar = marks["bar"] * filled + marks["empty"] * (20 - filled)
+            text.append(f"  {bar} {int(seconds_left):>2} s")
+    elif view.phase == "ending":
+        text.append("the last card is down; the round ends when its call window closes")
+    elif view.phase == "round_over":
+        text.append("round over: press a key on the result to be ready")
+    elif view.phase == "match_over":
+        winner = names[view.winner] if view.winner is not None else "?"
+        text.append(f"match over: {winner} wins", style="bold")
+    return text
+
+
+def hand(model: Model, cursor: int, ascii_only: bool, armed: str | None, width: int = 78) -> Text:
+    """My cards as small boxes (one line each when many), legal ones bright."""
+    cards = model.hand()
+    text = Text()
+    if model.view is None or model.view.hand is None:
+        text.append(" (watching: no hand)")
+        return text
+    legal = model.playable() if model.my_turn else set()
+    if not cards:
+        text.append(" no cards")
+        return text
+    per_row = max(1, width // (CARD_WIDTH + 1))
+    if len(cards) <= per_row:
+        tl, tr, bl, br, h, v = (
+            ("+", "+", "+", "+", "-", "|") if ascii_only else ("┌", "┐", "└", "┘", "─", "│")
+        )
+        rows = [Text(" "), Text(" "), Text(" "), Text(" ")]
+        for i, code in enumerate(cards):
+            style = card_style(code, code in legal, i == cursor)
+            face = label(code, ascii_only)[:4].center(4)
+            rows[0].append(f"{tl}{h * 4}{tr} ", style="bold" if i == cursor else "dim")
+            rows[1].append(v, style="bold" if i == cursor else "dim")
+            rows[1].append(face, style=style)
+            rows[1].append(f"{v} ", style="bold" if i == cursor else "dim")
+            rows[2].append(f"{bl}{h * 4}{br} ", style="bold" if i == cursor else "dim")
+            number = str(i + 1) if i < 9 else " "
+            mark = "^" if ascii_only else "▲"
+            rows[3].append(
+                f"{(mark if i == cursor else number):^6} ", style="bold" if i == cursor else "dim"
+            )
+        for row in rows:
+            text.append_text(row)
+            text.append("\n")
+    else:
+        text.append(" ")
+        for i, code in enumerate(cards):
+            text.append(f"{i + 1 if i < 9 else ' '}", style="dim")
+            text.append(
+                f"[{label(code, ascii_only)}]", style=card_style(code, code in legal, i == cursor)
+            )
+            text.append(" ")
+        text.append("\n")
+    hint = hint_line(model, legal, armed)
+    text.append(f" {hint}", style="italic")
+    return text
+
+
+def hint_line(model: Model, legal: set[str], armed: str | None) -> str:
+    view = model.view
+    if view is None:
+        return ""
+    parts = []
+    if armed:
+        parts.append(f'"{"Mau Mau" if armed == "maumau" else "Mau"}" armed for your next play')
+    if model.owes_call():
+        parts.append('say "Mau" now (m)')
+    if model.catch_targets():
+        names = model.names()
+        who = ", ".join(names[t] for t in model.catch_targets())
+        parts.append(f"catch {who} (c)")
+    if model.my_turn:
+        if view.penalty and view.penalty_kind == "seven":
+            only = ", ".join(sorted(label(c, False) for c in legal)) if legal else "no 7"
+            parts.append(f"only a 7 can answer ({only}); t takes {view.penalty}")
+        elif view.drawn:
+            parts.append("play the drawn card or keep it (k)")
+        elif not legal:
+            parts.append("no card fits: draw (d)")
+    return "  ·  ".join(parts)
+
+
+def round_result(model: Model, ascii_only: bool) -> Text:
+    view = model.view
+    text = Text()
+    if view is None or view.last_round is None:
+        return text
+    last = view.last_round
+    names = model.names()
+    text.append(f"Round {last['round']}: {names[last['winner']]} goes out\n\n", style="bold")
+    for seat, cards in enumerate(last["hands"]):
+        shown = " ".join(label(c, ascii_only) for c in cards) or "(no cards)"
+        points = last["hand_points"][seat]
+        text.append(f"{names[seat][:16]:<16} {points:>4} pts  {shown}\n")
+    text.append(
+        f"\n{names[last['winner']]} scores {last['points']}: "
+        + ", ".join(f"{names[s]} {p}" for s, p in enumerate(last["hand_points"]) if p)
+        + "\n"
+    )
+    text.append_text(score_chart(model, ascii_only))
+    return text
+
+
+def score_chart(model: Model, ascii_only: bool, width: int = 40) -> Text:
+    """Each player's score after each round, as bars against the target."""
+    text = Text()
+    if not model.score_history or model.table is None:
+        return text
+    target = int(model.table.settings.get("target_score", 150))
+    names = model.names()
+    block = "#" if ascii_only else "█"
+    text.append("\nScores after each round (target " + str(target) + ")\n")
+    latest = model.score_history[-1]
+    for seat, score in enumerate(latest):
+        trail = " ".join(str(r[seat]) for r in model.score_history[-6:])
+        bar = block * min(width, int(width * score / max(1, target)))
+        text.append(f"{names[seat][:12]:<12} {bar:<{width}} {score:>5}  ({trail})\n")
+    return text

@@ -1,0 +1,807 @@
+"""The client's screens: connect, lobby, new table, table, and the small dialogs.
+
+Screens draw the view model (:mod:`maumau.client.model`) and turn keys into protocol
+messages through ``self.app.send``. They hold no game truth of their own: the table
+screen is redrawn from the model whenever a server message arrives, and its footer
+shows only the keys that mean something now (``check_action``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    Checkbox,
+    DataTable,
+    Footer,
+    Input,
+    Label,
+    RichLog,
+    Select,
+    Static,
+)
+
+from maumau.protocol.messages import (
+    CatchPlayer,
+    ChallengeCard,
+    Chat,
+    CreateTable,
+    DrawCard,
+    JoinTable,
+    LeaveTable,
+    ListTables,
+    PassTurn,
+    PlayCard,
+    Ready,
+    Rematch,
+    SayMau,
+    StartMatch,
+    WatchTable,
+)
+
+from . import render
+from .model import suit_words
+
+if TYPE_CHECKING:
+    from .app import MauMauApp
+
+
+class ConnectScreen(Screen[None]):
+    """Where to connect, and as whom."""
+
+    BINDINGS = [Binding("escape", "app.quit", "quit")]
+
+    def __init__(self, address: str, name: str, message: str = "") -> None:
+        super().__init__()
+        self.address = address
+        self.player = name
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="connect"):
+            yield Static(" maumau: connect to a server", classes="title")
+            yield Label("Server (host:port)")
+            yield Input(self.address, placeholder="lan-party-box:7766", id="address")
+            yield Label("Your name")
+            yield Input(self.player, placeholder="Ann", id="name", max_length=24)
+            yield Static(self.message, id="connect-message", classes="error")
+            yield Static("Enter connects · Esc quits", classes="hint")
+        yield Footer()
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        address = self.query_one("#address", Input).value.strip()
+        name = self.query_one("#name", Input).value.strip()
+        app: MauMauApp = self.app  # type: ignore[assignment]
+        parsed = app.parse_address(address)
+        if parsed is None:
+            self.query_one("#connect-message", Static).update(
+                "Type the server as host:port, for example 192.168.1.20:7766"
+            )
+            return
+        if not name:
+            self.query_one("#connect-message", Static).update("Type a name (1 to 24 characters)")
+            return
+        app.connect_to(parsed[0], parsed[1], name)
+
+
+class LobbyScreen(Screen[None]):
+    """Tables, players online and lobby chat."""
+
+    BINDINGS = [
+        Binding("enter", "join", "join"),
+        Binding("w", "watch", "watch"),
+        Binding("n", "new_table", "new table"),
+        Binding("r", "refresh", "refresh"),
+        Binding("tab", "chat", "chat", priority=True),
+        Binding("question_mark", "help", "help", key_display="?"),
+        Binding("q", "app.quit", "quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="lobby-title", classes="title")
+        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        with Horizontal(id="lobby-bottom"):
+            yield Static("", id="online")
+            yield RichLog(id="lobby-chat", wrap=True)
+        yield Input(
+            placeholder="say something to the lobby; Enter sends, Esc leaves", id="lobby-input"
+        )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#tables", DataTable)
+        table.add_columns("table", "game", "seats", "players", "state")
+        self.query_one("#lobby-input", Input).display = False
+        self.refresh_model()
+
+    def refresh_model(self) -> None:
+        app: MauMauApp = self.app  # type: ignore[assignment]
+        model = app.model
+        title = Text(" maumau  ", style="bold")
+        title.append(app.server_label)
+        you = f"you: {model.name}"
+        title.append(" " * max(1, 79 - len(title.plain) - len(you)) + you)
+        self.query_one("#lobby-title", Static).update(title)
+        table = self.query_one("#tables", DataTable)
+        lobby = model.lobby
+        keep = table.cursor_row
+        table.clear()
+        if lobby is not None:
+            for summary in lobby.tables:
+                seats = summary["seats"]
+                taken = sum(1 for s in seats if s["name"])
+                players = " ".join(
+                    (s["name"] or "") + ("(bot)" if s["bot"] else "") for s in seats if s["name"]
+                )
+                lock = " (locked)" if summary["locked"] else ""
+                game = "Mau Mau" if summary["variant"] == "classic" else "American"
+                state = summary["state"]
+                if state == "playing":
+                    state = f"playing round {summary['round']}"
+                table.add_row(
+                    summary["name"] + lock,
+                    game,
+                    f"{taken}/{len(seats)}",
+                    players[:28],
+                    state,
+                    key=str(summary["id"]),
+                )
+            if lobby.more:
+                table.add_row(f"... {lobby.more} more", "", "", "", "")
+            online = Text(f"online ({len(lobby.online)})\n", style="bold")
+            online.append("  ".join(lobby.online))
+            self.query_one("#online", Static).update(online)
+        if lobby is not None and lobby.tables:
+            table.move_cursor(row=min(keep, len(lobby.tables) - 1))
+        log = self.query_one("#lobby-chat", RichLog)
+        log.clear()
+        for line in model.lobby_chat:
+            log.write(line)
+
+    def _selected(self) -> int | None:
+        table = self.query_one("#tables", DataTable)
+        app: MauMauApp = self.app  # type: ignore[assignment]
+        lobby = app.model.lobby
+        if lobby is None or not lobby.tables or table.cursor_row >= len(lobby.tables):
+            return None
+        return int(lobby.tables[table.cursor_row]["id"])
+
+    def _locked(self, table_id: int) -> bool:
+        app: MauMauApp = self.app  # type: ignore[assignment]
+        lobby = app.model.lobby
+        return lobby is not None and any(t["id"] == table_id and t["locked"] for t in lobby.tables)
+
+    async def action_join(self) -> None:
+        await self._enter(watch=False)
+
+    async def action_watch(self) -> None:
+        await self._enter(watch=True)
+
+    async def _enter(self, watch: bool) -> None:
+        table_id = self._selected()
+        if table_id is None:
+            self.app.notify("No table yet: press n to make one")
+            return
+        app: MauMauApp = self.app  # type: ignore[assignment]
+
+        async def go(password: str | None) -> None:
+            if watch:
+                await app.send(WatchTable(table_id, password))
+            else:
+                await app.send(JoinTable(table_id, None, password))
+
+        if self._locked(table_id):
+
+            async def with_password(password: str | None) -> None:
+                if password:
+                    await go(password)
+
+            self.app.push_screen(PasswordScreen(), with_password)
+        else:
+            await go(None)
+
+    @on(DataTable.RowSelected)
+    async def row_selected(self) -> None:
+        await self.action_join()
+
+    def action_new_table(self) -> None:
+        self.app.push_screen(NewTableScreen())
+
+    async def action_refresh(self) -> None:
+        app: MauMauApp = self.app  # type: ignore[assignment]
+        await app.send(ListTables())
+
+    def action_chat(self) -> None:
+        box = self.query_one("#lobby-input", Input)
+        box.display = not box.display
+        if box.display:
+            box.focus()
+        else:
+            self.query_one("#tables", DataTable).focus()
+
+    @on(Input.Submitted, "#lobby-input")
+    async def send_chat(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            app: MauMauApp = self.app  # type: ignore[assignment]
+            await app.send(Chat("lobby", text[:200]))
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+
+class PasswordScreen(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("This table is locked. Password:")
+            yield Input(password=True, id="password")
+            yield Static("Enter joins · Esc cancels", classes="hint")
+
+    @on(Input.Submitted)
+    def done(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+HOUSE_RULES = {
+    "classic": [
+        ("jack_on_jack", "A Jack may be played on a Jack", True),
+        ("reverse_skips_with_two", "With 2 players a 9 skips", False),
+    ],
+    "american": [
+        ("reverse_skips_with_two", "With 2 players a Reverse skips", True),
+        ("stack_draw_two", "A Draw Two may answer a Draw Two", False),
+        ("wild_draw_four_challenge", "A Wild Draw Four may be challenged", False),
+    ],
+}
+
+
+class NewTableScreen(ModalScreen[None]):
+    """Every table setting, with its default, in one scrolling form."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "cancel"),
+        Binding("ctrl+s", "create", "create"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="new-table"):
+            yield Label("New table", classes="title")
+            yield Label("Name")
+            yield Input("Friday", id="t-name", max_length=32)
+            yield Label("Game")
+            yield Select(
+                [
+                    ("Mau Mau (32 cards, to 150)", "classic"),
+                    ("American Mau-Mau (108, to 500)", "american"),
+                ],
+                value="classic",
+                allow_blank=False,
+                id="t-variant",
+            )
+            yield Label("Seats (2-4 Mau Mau, 2-10 American)")
+            yield Input("4", id="t-seats", type="integer")
+            yield Label("Bots (fill the last seats)")
+            yield Input("2", id="t-bots", type="integer")
+            yield Label("Target score (empty: 150 or 500)")
+            yield Input("", id="t-target", type="integer")
+            yield Label("Password (empty: open table)")
+            yield Input("", id="t-password", password=True)
+            yield Label("House rules")
+            for variant, rules in HOUSE_RULES.items():
+                for key, text, default in rules:
+                    yield Checkbox(
+                        text, default, id=f"r-{variant}-{key}", classes=f"rule-{variant}"
+                    )
+            yield Checkbox("Lag compensation for Mau calls", False, id="r-lag")
+            yield Label("Mau penalty cards / false catch penalty / call window ms")
+            with Horizontal(classes="row"):
+                yield Input("2", id="t-mau-penalty", type="integer")
+                yield Input("0", id="t-false-catch", type="integer")
+                yield Input("1500", id="t-window", type="integer")
+            yield Label("Turn timeout s / reconnect grace s")
+            with Horizontal(classes="row"):
+                yield Input("45", id="t-timeout", type="integer")
+                yield Input("60", id="t-grace", type="integer")
+            yield Static("", id="t-error", classes="error")
+            yield Static("Ctrl+S creates · Esc cancels · Tab moves", classes="hint")
+
+    def on_mount(self) -> None:
+        self._show_rules("classic")
+
+    @on(Select.Changed, "#t-variant")
+    def variant_changed(self, event: Select.Changed) -> None:
+        self._show_rules(str(event.value))
+
+    def _show_rules(self, variant: str) -> None:
+        for box in self.query(Checkbox):
+            if box.id and box.id.startswith("r-") and box.id != "r-lag":
+                box.display = box.has_class(f"rule-{variant}")
+
+    def _int(self, widget_id: str) -> int | None:
+        value = self.query_one(widget_id, Input).value.strip()
+        return int(value) if value else None
+
+    async def action_create(self) -> None:
+        variant = str(self.query_one("#t-variant", Select).value)
+        error = self.query_one("#t-error", Static)
+        try:
+            seats = self._int("#t-seats") or 4
+            bots = self._int("#t-bots") or 0
+            settings: dict[str, Any] = {"variant": variant, "seats": seats}
+            target = self._int("#t-target")
+            if target:
+                settings["target_score"] = target
+            for key, _, _ in HOUSE_RULES[variant]:
+                settings[key] = self.query_one(f"#r-{variant}-{key}", Checkbox).value
+            settings["lag_compensation"] = self.query_one("#r-lag", Checkbox).value
+            for widget_id, key in (
+                ("#t-mau-penalty", "mau_penalty"),
+                ("#t-false-catch", "false_catch_penalty"),
+                ("#t-window", "mau_window_ms"),
+                ("#t-timeout", "turn_timeout_s"),
+                ("#t-grace", "reconnect_grace_s"),
+            ):
+                value = self._int(widget_id)
+                if value is not None:
+                    settings[key] = value
+        except ValueError:
+            error.update("Numbers only, please")
+            return
+        if not 0 <= bots < seats:
+            error.update(f"Bots: 0 to {seats - 1}, so that a seat is left for you")
+            return
+        name = self.query_one("#t-name", Input).value.strip() or "Table"
+        password = self.query_one("#t-password", Input).value or None
+        bot_seats = tuple(range(seats - bots, seats))
+        app: MauMauApp = self.app  # type: ignore[assignment]
+        app.pending_create = True
+        await app.send(CreateTable(name[:32], settings, bot_seats, password))
+        self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SuitPicker(ModalScreen[str | None]):
+    """Name a suit (after a Jack) or a colour (after a wild). Esc cancels the play."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "cancel"),
+        Binding("1", "pick(0)", "1", show=False),
+        Binding("2", "pick(1)", "2", show=False),
+        Binding("3", "pick(2)", "3", show=False),
+        Binding("4", "pick(3)", "4", show=False),
+        Binding("up", "move(-1)", "up", show=False),
+        Binding("down", "move(1)", "down", show=False),
+        Binding("enter", "choose", "name it"),
+    ]
+
+    def __init__(self, card: str, letters: list[str], ascii_only: bool) -> None:
+        super().__init__()
+        self.card = card
+        self.letters = letters
+        self.ascii_only = ascii_only
+        self.cursor = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="suit-picker"):
+            yield Static("", id="suits")
+            yield Static("1-4 or ↑↓ and Enter · Esc cancels", classes="hint")
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        classic = self.letters[0] in "SHDC"
+        text = Text(
+            f"Playing {self.card}: name the {'suit' if classic else 'colour'}\n\n", style="bold"
+        )
+        for i, letter in enumerate(self.letters):
+            mark = ">" if i == self.cursor else " "
+            text.append(
+                f" {mark} {i + 1}  {suit_words(letter, self.ascii_only)}\n",
+                style="reverse" if i == self.cursor else "",
+            )
+        self.query_one("#suits", Static).update(text)
+
+    def action_move(self, step: int) -> None:
+        self.cursor = (self.cursor + step) % len(self.letters)
+        self._draw()
+
+    def action_pick(self, index: int) -> None:
+        if index < len(self.letters):
+            self.dismiss(self.letters[index])
+
+    def action_choose(self) -> None:
+        self.dismiss(self.letters[self.cursor])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ResultScreen(ModalScreen[bool]):
+    """The round (or match) result: every hand revealed, points, the score chart.
+    It waits for a key; closing it tells the server this player is ready."""
+
+    BINDINGS = [
+        Binding("enter", "close", "continue"),
+        Binding("space", "close", "continue", show=False),
+        Binding("escape", "close", "continue", show=False),
+        Binding("r", "rematch", "rematch"),
+    ]
+
+    def __init__(self, text: Text, match_over: bool) -> None:
+        super().__init__()
+        self.text = text
+        self.match_over = match_over
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="result"):
+            yield Static(self.text)
+            hint = (
+                "Enter continues · r asks for a rematch"
+                if self.match_over
+                else "Enter: ready for the next round"
+            )
+            yield Static(hint, classes="hint")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rematch":
+            return self.match_over
+        return True
+
+    def action_close(self) -> None:
+        self.dismiss(False)
+
+    def action_rematch(self) -> None:
+        self.dismiss(True)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("y", "answer(True)", "yes"),
+        Binding("n", "answer(False)", "no"),
+        Binding("escape", "answer(False)", "no", show=False),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question)
+            yield Static("y yes · n no", classes="hint")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+HELP = """\
+[b]Keys at the table[/b]
+  ←/→ or 1-9   pick a card          Enter   play it
+  d            draw a card          k       keep the drawn card, end the turn
+  t            take the penalty     x       challenge a Wild Draw Four
+  m            arm "Mau" for your next play, or say it right after
+  M            the same for "Mau Mau" (Mau Mau only)
+  c            catch a player who forgot to say it
+  Tab          chat                 ?       this help      q  leave the table
+
+[b]Saying Mau[/b]
+  Play your second-to-last card saying "Mau" (arm it with m first, or press m
+  right after). Keeping a Jack in Mau Mau? Say "Mau Mau" (M). Anyone may catch a
+  player who has not said it until the next player acts (at least the call window).
+  The server's clock decides who was first.
+
+[b]This table[/b]
+{rules}
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "close"),
+        Binding("question_mark", "close", "close", show=False),
+    ]
+
+    def __init__(self, rules: str = "") -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="help"):
+            yield Static(HELP.format(rules=self.rules or "  (not at a table)"))
+            yield Static("Esc closes", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class TableScreen(Screen[None]):
+    """The table: opponents, pile, my hand, log and chat."""
+
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "←→ pick", key_display="←→"),
+        Binding("right", "cursor(1)", "pick", show=False),
+        *[Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)],
+        Binding("enter", "play", "play"),
+        Binding("d", "draw", "draw"),
+        Binding("k", "keep", "keep"),
+        Binding("t", "take", "take"),
+        Binding("x", "challenge", "challenge"),
+        Binding("m", "mau", "Mau"),
+        Binding("M", "maumau", "Mau Mau", key_display="M"),
+        Binding("c", "catch", "catch"),
+        Binding("s", "start", "start"),
+        Binding("tab", "chat", "chat", priority=True),
+        Binding("question_mark", "help", "help", key_display="?"),
+        Binding("q", "leave", "leave"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cursor = 0
+        self.armed: str | None = None
+        self.shown_round = 0
+        self.seconds_left: float | None = None
+
+    @property
+    def mau_app(self) -> MauMauApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="title", classes="title")
+        yield Static("", id="opponents")
+        yield Static("", id="pile")
+        yield Static("", id="hand")
+        with Horizontal(id="bottom"):
+            yield RichLog(id="log", wrap=True, max_lines=300)
+            yield RichLog(id="chat", wrap=True, max_lines=300)
+        yield Input(
+            placeholder="say something at the table; Enter sends, Esc leaves", id="chat-input"
+        )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#chat-input", Input).display = False
+        self.set_interval(1.0, self._tick)
+        self.refresh_model(full=True)
+
+    def _tick(self) -> None:
+        if self.seconds_left is not None:
+            self.seconds_left = max(0.0, self.seconds_left - 1)
+            self._draw_pile()
+
+    # --- drawing -----------------------------------------------------------------
+
+    def refresh_model(self, full: bool = False, new_lines: int = 0) -> None:
+        model = self.mau_app.model
+        ascii_only = self.mau_app.ascii_only
+        view = model.view
+        if view is not None and view.turn_deadline_ms is not None:
+            self.seconds_left = view.turn_deadline_ms / 1000
+        else:
+            self.seconds_left = None
+        cards = model.hand()
+        self.cursor = max(0, min(self.cursor, len(cards) - 1))
+        if not model.can_arm() and not model.owes_call():
+            self.armed = None if not model.my_turn else self.armed
+        self.query_one("#title", Static).update(render.title(model, ascii_only))
+        self.query_one("#opponents", Static).update(
+            render.opponents(model, ascii_only, self.size.width or 80)
+        )
+        self._draw_pile()
+        self.query_one("#hand", Static).update(
+            render.hand(model, self.cursor, ascii_only, self.armed, (self.size.width or 80) - 2)
+        )
+        log = self.query_one("#log", RichLog)
+        if full:
+            log.clear()
+            for line in model.log:
+                log.write(line)
+            chat = self.query_one("#chat", RichLog)
+            chat.clear()
+            for line in model.chat:
+                chat.write(line)
+        self.refresh_bindings()
+        self._maybe_show_result()
+
+    def _draw_pile(self) -> None:
+        self.query_one("#pile", Static).update(
+            render.pile(self.mau_app.model, self.mau_app.ascii_only, self.seconds_left)
+        )
+
+    def add_log(self, line: str) -> None:
+        self.query_one("#log", RichLog).write(line)
+
+    def add_chat(self, line: str) -> None:
+        self.query_one("#chat", RichLog).write(line)
+
+    def _maybe_show_result(self) -> None:
+        model = self.mau_app.model
+        view = model.view
+        if view is None or view.last_round is None or view.seat is None:
+            return
+        if view.phase not in ("round_over", "match_over"):
+            return
+        if view.last_round["round"] <= self.shown_round:
+            return
+        self.shown_round = view.last_round["round"]
+        text = render.round_result(model, self.mau_app.ascii_only)
+        match_over = view.phase == "match_over"
+        if match_over:
+            names = model.names()
+            winner = names[view.winner] if view.winner is not None else "?"
+            text.append(f"\n{winner} wins the match!\n", style="bold")
+
+        async def closed(rematch: bool | None) -> None:
+            if rematch:
+                await self.mau_app.send(Rematch())
+            elif not match_over:
+                await self.mau_app.send(Ready(True))
+
+        self.app.push_screen(ResultScreen(text, match_over), closed)
+
+    # --- which keys mean something now ----------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        model = self.mau_app.model
+        view = model.view
+        if action in ("cursor", "pick"):
+            return bool(model.hand())
+        if action == "play":
+            return model.my_turn and bool(model.legal("play"))
+        if action == "draw":
+            return model.my_turn and bool(model.legal("draw")) and not (view and view.penalty)
+        if action == "take":
+            return model.my_turn and bool(model.legal("draw")) and bool(view and view.penalty)
+        if action == "keep":
+            return bool(model.legal("pass"))
+        if action == "challenge":
+            return bool(model.legal("challenge"))
+        if action == "mau":
+            return model.owes_call() or model.can_arm()
+        if action == "maumau":
+            return model.is_classic() and (model.owes_call() or model.can_arm())
+        if action == "catch":
+            return bool(model.catch_targets())
+        if action == "start":
+            table = model.table
+            return (
+                table is not None
+                and table.state in ("waiting",)
+                and table.creator == model.name
+                and table.you is not None
+            )
+        return True
+
+    # --- actions -------------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        cards = self.mau_app.model.hand()
+        if cards:
+            self.cursor = (self.cursor + step) % len(cards)
+            self.refresh_model()
+
+    def action_pick(self, index: int) -> None:
+        if index < len(self.mau_app.model.hand()):
+            self.cursor = index
+            self.refresh_model()
+
+    async def action_play(self) -> None:
+        model = self.mau_app.model
+        cards = model.hand()
+        if not cards:
+            return
+        card = cards[self.cursor]
+        if card not in model.playable():
+            self.mau_app.show_error(self._why_not(card))
+            return
+        call = self.armed if len(cards) == 2 else None
+        if model.needs_name(card):
+            letters = model.names_for(card)
+
+            async def named(letter: str | None) -> None:
+                if letter is not None:
+                    await self.mau_app.send(PlayCard(card, letter, call))
+                    self.armed = None
+
+            self.app.push_screen(SuitPicker(card, letters, self.mau_app.ascii_only), named)
+            return
+        await self.mau_app.send(PlayCard(card, None, call))
+        self.armed = None
+
+    def _why_not(self, card: str) -> str:
+        model = self.mau_app.model
+        view = model.view
+        if view is None or not model.my_turn:
+            return "It is not your turn."
+        if view.drawn:
+            return "After drawing you may play only the drawn card, or keep it (k)."
+        if view.penalty and view.penalty_kind == "seven":
+            return f"Only a 7 answers the 7: play a 7 or take {view.penalty} (t)."
+        if view.penalty:
+            return f"Answer the penalty or take {view.penalty} (t)."
+        return f"{card} does not fit on {view.top}."
+
+    async def action_draw(self) -> None:
+        await self.mau_app.send(DrawCard())
+
+    async def action_take(self) -> None:
+        await self.mau_app.send(DrawCard())
+
+    async def action_keep(self) -> None:
+        await self.mau_app.send(PassTurn())
+
+    async def action_challenge(self) -> None:
+        await self.mau_app.send(ChallengeCard())
+
+    async def action_mau(self) -> None:
+        await self._call("mau")
+
+    async def action_maumau(self) -> None:
+        await self._call("maumau")
+
+    async def _call(self, call: str) -> None:
+        model = self.mau_app.model
+        if model.owes_call():
+            await self.mau_app.send(SayMau(call))
+        elif model.can_arm():
+            self.armed = None if self.armed == call else call
+            self.refresh_model()
+
+    async def action_catch(self) -> None:
+        targets = self.mau_app.model.catch_targets()
+        if targets:
+            await self.mau_app.send(CatchPlayer(targets[0]))
+
+    async def action_start(self) -> None:
+        await self.mau_app.send(StartMatch())
+
+    def action_chat(self) -> None:
+        box = self.query_one("#chat-input", Input)
+        box.display = not box.display
+        if box.display:
+            box.focus()
+        else:
+            self.set_focus(None)
+
+    @on(Input.Submitted, "#chat-input")
+    async def send_chat(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            await self.mau_app.send(Chat("table", text[:200]))
+
+    def key_escape(self) -> None:
+        box = self.query_one("#chat-input", Input)
+        if box.display:
+            box.display = False
+            self.set_focus(None)
+
+    def action_help(self) -> None:
+        model = self.mau_app.model
+        rules = ""
+        if model.table is not None:
+            rules = "\n".join(f"  {k}: {v}" for k, v in model.table.settings.items())
+        self.app.push_screen(HelpScreen(rules))
+
+    def action_leave(self) -> None:
+        async def answer(yes: bool | None) -> None:
+            if yes:
+                await self.mau_app.send(LeaveTable())
+
+        self.app.push_screen(ConfirmScreen("Leave this table? A bot takes your seat."), answer)
