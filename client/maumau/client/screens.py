@@ -46,7 +46,7 @@ from maumau.protocol.messages import (
 )
 
 from . import render
-from .model import suit_words
+from .model import label, suit_words
 
 if TYPE_CHECKING:
     from .app import MauMauApp
@@ -406,9 +406,9 @@ class SuitPicker(ModalScreen[str | None]):
 
     def _draw(self) -> None:
         classic = self.letters[0] in "SHDC"
-        text = Text(
-            f"Playing {self.card}: name the {'suit' if classic else 'colour'}\n\n", style="bold"
-        )
+        card = label(self.card, self.ascii_only)
+        what = "suit" if classic else "colour"
+        text = Text(f"Playing {card}: name the {what}\n\n", style="bold")
         for i, letter in enumerate(self.letters):
             mark = ">" if i == self.cursor else " "
             text.append(
