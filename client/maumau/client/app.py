@@ -250,7 +250,8 @@ class MauMauApp(App[None]):
                 self.pop_screen()
             self.push_screen(LobbyScreen())
             return
-        while self.screen is not lobby and len(self.screen_stack) > 1:
+        # Back from a table: close it (and its dialogs); dialogs over the lobby stay.
+        while self._table_screen() is not None and len(self.screen_stack) > 1:
             self.pop_screen()
         lobby.refresh_model()
 

@@ -140,13 +140,6 @@ def pile(model: Model, ascii_only: bool, seconds_left: float | None) -> Text:
     if view.named:
         what = "suit" if model.is_classic() else "colour"
         text.append(f"  {what}: {suit_words(view.named, ascii_only)}", style="bold")
-    if view.penalty:
-        answer = {
-            "seven": "or answer with a 7",
-            "draw_two": "or answer with a Draw Two",
-            "wild_draw_four": "or challenge",
-        }.get(view.penalty_kind or "", "")
-        text.append(f"  penalty: draw {view.penalty} {answer}", style="bold yellow")
     text.append("\n ")
     names = model.names()
     if view.phase == "playing":
@@ -156,9 +149,16 @@ def pile(model: Model, ascii_only: bool, seconds_left: float | None) -> Text:
             text.append(f"{names[view.turn]}'s turn")
         if seconds_left is not None and view.turn_deadline_ms is not None:
             total = float(model.table.settings.get("turn_timeout_s", 45)) if model.table else 45.0
-            filled = int(20 * max(0.0, min(1.0, seconds_left / total)))
-            bar = marks["bar"] * filled + marks["empty"] * (20 - filled)
+            filled = int(12 * max(0.0, min(1.0, seconds_left / total)))
+            bar = marks["bar"] * filled + marks["empty"] * (12 - filled)
             text.append(f"  {bar} {int(seconds_left):>2} s")
+        if view.penalty:
+            answer = {
+                "seven": "or answer with a 7",
+                "draw_two": "or a Draw Two",
+                "wild_draw_four": "or challenge",
+            }.get(view.penalty_kind or "", "")
+            text.append(f"  penalty: draw {view.penalty} {answer}", style="bold yellow")
     elif view.phase == "ending":
         text.append("the last card is down; the round ends when its call window closes")
     elif view.phase == "round_over":

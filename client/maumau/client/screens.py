@@ -735,7 +735,8 @@ class TableScreen(Screen[None]):
             return f"Only a 7 answers the 7: play a 7 or take {view.penalty} (t)."
         if view.penalty:
             return f"Answer the penalty or take {view.penalty} (t)."
-        return f"{card} does not fit on {view.top}."
+        ascii_only = self.mau_app.ascii_only
+        return f"{label(card, ascii_only)} does not fit on {label(view.top, ascii_only)}."
 
     async def action_draw(self) -> None:
         await self.mau_app.send(DrawCard())
