@@ -259,3 +259,19 @@ async def test_refused_connection_is_a_message_not_a_crash(tmp_path: Any) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: "cannot reach" in text_of(app, "#connect-message"), timeout=30)
         assert "cannot reach 127.0.0.1:9" in text_of(app, "#connect-message")
+
+
+@run_async
+async def test_leave_goes_back_to_the_lobby_after_confirmation(server: int) -> None:
+    app = MauMauApp("127.0.0.1", server, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_table(pilot, app)
+        await pilot.press("q")
+        await until(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("q")
+        await until(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert app.model.table is None

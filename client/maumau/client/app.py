@@ -189,7 +189,8 @@ class MauMauApp(App[None]):
     async def on_server_message(self, event: ServerMessage) -> None:
         message = event.message
         model = self.model
-        model.apply(message)
+        if not model.apply(message):
+            return
         if isinstance(message, Welcome):
             self.connected = True
             self.query_one("#banner", Static).display = False
@@ -201,7 +202,7 @@ class MauMauApp(App[None]):
             return
         if isinstance(message, Lobby):
             if model.table is None:
-                self._show_lobby()
+                self.show_lobby()
         elif isinstance(message, TableInfo):
             self._show_table(full=True)
             if self.pending_create and message.you is not None:
@@ -243,7 +244,7 @@ class MauMauApp(App[None]):
                 return screen
         return None
 
-    def _show_lobby(self) -> None:
+    def show_lobby(self) -> None:
         lobby = self._lobby_screen()
         if lobby is None:
             while len(self.screen_stack) > 1:

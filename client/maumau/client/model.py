@@ -78,9 +78,12 @@ class Model:
     lobby_chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     last_error: str | None = None
     score_history: list[tuple[int, ...]] = field(default_factory=list)
-    mau_badges: dict[int, str] = field(default_factory=dict)
+    left_table_id: int | None = None
 
-    def apply(self, message: Message) -> None:
+    def apply(self, message: Message) -> bool:
+        """Fold ``message`` in; False if it was about a table we have left (ignored)."""
+        if self._stale(message):
+            return False
         if isinstance(message, Welcome):
             self.name = message.name
             self.resume = message.resume
@@ -102,8 +105,22 @@ class Model:
             (self.chat if message.scope == "table" else self.lobby_chat).append(line)
         elif isinstance(message, Error):
             self.last_error = message.message
+        return True
+
+    def _stale(self, message: Message) -> bool:
+        gone = self.left_table_id
+        if gone is None:
+            return False
+        if isinstance(message, TableInfo):
+            if message.id != gone or message.you is not None or self.name in message.spectators:
+                self.left_table_id = None  # we are at a table again
+                return False
+            return True
+        return isinstance(message, View | GameEvent | MauDecision) and message.table == gone
 
     def left_table(self) -> None:
+        if self.table is not None:
+            self.left_table_id = self.table.id
         self.table = None
         self.view = None
 

@@ -804,5 +804,7 @@ class TableScreen(Screen[None]):
         async def answer(yes: bool | None) -> None:
             if yes:
                 await self.mau_app.send(LeaveTable())
+                self.mau_app.model.left_table()
+                self.mau_app.show_lobby()
 
         self.app.push_screen(ConfirmScreen("Leave this table? A bot takes your seat."), answer)
