@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
 from textual import work
 from textual.app import App
@@ -65,7 +66,7 @@ class ConnectionChanged(TextualMessage):
 class MauMauApp(App[None]):
     """maumau's terminal client."""
 
-    CSS_PATH = "maumau.tcss"
+    CSS_PATH = Path(__file__).with_name("maumau.tcss")
     TITLE = "maumau"
     ENABLE_COMMAND_PALETTE = False
 
@@ -97,6 +98,10 @@ class MauMauApp(App[None]):
     def on_mount(self) -> None:
         self.mount(Static("", id="banner"))
         self.query_one("#banner", Static).display = False
+        self.start()
+
+    def start(self) -> None:
+        """Connect, or ask where to."""
         if self.host and self.port:
             self.connect_to(self.host, self.port, self.player)
         else:
