@@ -1,0 +1,177 @@
+"""Keys to protocol messages, on fixed positions: what each key sends, and when a
+key sends nothing. The app is fed server messages directly and records its sends."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from maumau.client.screens import SuitPicker, TableScreen
+from maumau.protocol.messages import (
+    CatchPlayer,
+    DrawCard,
+    Message,
+    PlayCard,
+    SayMau,
+    TableInfo,
+    View,
+)
+from test_client_snapshots import WELCOME, StillApp, classic_table, seat
+
+
+class RecordingApp(StillApp):
+    def __init__(self, messages: list[Message]) -> None:
+        super().__init__(messages, TableScreen)
+        self.sent: list[Message] = []
+        self.last_screen = ""
+
+    async def send(self, message: Message) -> None:
+        self.sent.append(message)
+
+
+def position(**changes: Any) -> list[Message]:
+    messages = classic_table()
+    view = messages[-1]
+    assert isinstance(view, View)
+    fields = {name: getattr(view, name) for name in View.SCHEMA}
+    fields.update(changes)
+    return [*messages[:-1], View(**fields)]
+
+
+def run(messages: list[Message], keys: list[str]) -> RecordingApp:
+    app = RecordingApp(messages)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+                await pilot.pause()
+            app.last_screen = type(app.screen).__name__
+
+    asyncio.run(scenario())
+    return app
+
+
+JACK_TURN = dict(
+    penalty=0,
+    penalty_kind=None,
+    top="9C",
+    hand=("7S", "JD", "KC"),
+    hand_counts=(3, 4, 1, 6),
+    legal=(
+        {"kind": "play", "card": "KC"},
+        *({"kind": "play", "card": "JD", "named": s} for s in "SHDC"),
+        {"kind": "draw"},
+    ),
+)
+
+
+def test_jack_asks_for_a_suit_then_plays() -> None:
+    # Sorted hand: 7S JD KC -> JD is card 2.
+    app = run(position(**JACK_TURN), ["2", "enter"])
+    assert app.last_screen == SuitPicker.__name__ and app.sent == []
+    app = run(position(**JACK_TURN), ["2", "enter", "3"])
+    assert app.sent == [PlayCard("JD", "D")]
+
+
+def test_escape_in_the_suit_picker_plays_nothing() -> None:
+    app = run(position(**JACK_TURN), ["2", "enter", "escape"])
+    assert app.sent == []
+    assert app.last_screen == "TableScreen"
+
+
+def test_a_card_that_does_not_fit_is_not_sent() -> None:
+    app = run(position(**JACK_TURN), ["1", "enter"])  # 7S on 9C
+    assert app.sent == []
+
+
+def test_arrows_pick_and_enter_plays() -> None:
+    app = run(position(**JACK_TURN), ["right", "right", "enter"])
+    assert app.sent == [PlayCard("KC")]
+
+
+def test_armed_mau_rides_on_the_play() -> None:
+    two = dict(JACK_TURN, hand=("JD", "KC"), hand_counts=(2, 4, 1, 6))
+    app = run(position(**two), ["m", "2", "enter"])
+    assert app.sent == [PlayCard("KC", None, "mau")]
+
+
+def test_armed_mau_mau_when_keeping_a_jack() -> None:
+    two = dict(JACK_TURN, hand=("JD", "KC"), hand_counts=(2, 4, 1, 6))
+    app = run(position(**two), ["M", "2", "enter"])
+    assert app.sent == [PlayCard("KC", None, "maumau")]
+
+
+def test_m_after_the_play_says_mau() -> None:
+    owed = dict(
+        JACK_TURN,
+        turn=1,
+        hand=("KC",),
+        hand_counts=(1, 4, 1, 6),
+        windows=({"id": 7, "seat": 0, "final": False, "called": None, "catchable": True},),
+        legal=({"kind": "say_mau", "call": "mau"}, {"kind": "say_mau", "call": "maumau"}),
+    )
+    app = run(position(**owed), ["m"])
+    assert app.sent == [SayMau("mau")]
+
+
+def test_c_catches_the_player_who_forgot() -> None:
+    forgot = dict(
+        JACK_TURN,
+        turn=1,
+        windows=({"id": 9, "seat": 2, "final": False, "called": None, "catchable": True},),
+        legal=({"kind": "catch", "target": 2},),
+    )
+    app = run(position(**forgot), ["c"])
+    assert app.sent == [CatchPlayer(2)]
+
+
+def test_keys_that_mean_nothing_now_send_nothing() -> None:
+    waiting = dict(JACK_TURN, turn=1, legal=())
+    app = run(position(**waiting), ["enter", "d", "t", "k", "c", "m"])
+    assert app.sent == []
+
+
+def test_t_takes_the_penalty() -> None:
+    app = run(position(), ["t"])  # the fixed table has a pending 7 with 7S in hand
+    assert app.sent == [DrawCard()]
+
+
+def test_ten_player_table_keys_work_too() -> None:
+    names = ["Ann", "Eve", "Finn", "Ivy", "Jon", "Kai", "Lea", "Max", "Nia", "Ola"]
+    info = TableInfo(
+        4, "T", {"variant": "american"}, tuple(seat(n) for n in names), (), "playing", "Ann", 0
+    )
+    view = View(
+        table=4,
+        seq=80,
+        seat=0,
+        phase="playing",
+        round=2,
+        dealer=9,
+        turn=0,
+        direction=1,
+        top="G7",
+        named=None,
+        penalty=0,
+        penalty_kind=None,
+        hand_counts=(2,) + (5,) * 9,
+        scores=(0,) * 10,
+        target=500,
+        stock=30,
+        discard=12,
+        windows=(),
+        last_round=None,
+        winner=None,
+        hand=("G2", "W"),
+        drawn=None,
+        legal=(
+            {"kind": "play", "card": "G2"},
+            *({"kind": "play", "card": "W", "named": c} for c in "RYGB"),
+            {"kind": "draw"},
+        ),
+        turn_deadline_ms=None,
+    )
+    app = run([WELCOME, info, view], ["2", "enter", "4"])
+    assert app.sent == [PlayCard("W", "B")]
