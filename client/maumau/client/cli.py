@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import functools
 import getpass
-import locale
 import os
 import sys
 
@@ -25,9 +24,12 @@ def default_name() -> str:
     return (config.load().get("name") or name or "player")[:24]
 
 
-def wants_ascii() -> bool:
-    encoding = (sys.stdout.encoding or locale.getpreferredencoding(False) or "").lower()
-    return "utf" not in encoding
+def wants_ascii(environ: dict[str, str] | None = None) -> bool:
+    """True when the terminal's locale is not UTF-8 (LC_ALL, else LANG). LC_CTYPE is
+    not asked: Python itself may have set it to C.UTF-8 for a plain C locale."""
+    env = os.environ if environ is None else environ
+    value = env.get("LC_ALL") or env.get("LANG") or ""
+    return "utf-8" not in value.lower() and "utf8" not in value.lower()
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
