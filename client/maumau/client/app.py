@@ -22,6 +22,7 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App
+from textual.binding import Binding
 from textual.message import Message as TextualMessage
 from textual.widgets import Static
 
@@ -46,6 +47,7 @@ from .net import LinkClosed, ServerLink
 from .screens import ConnectScreen, LobbyScreen, TableScreen
 
 BACKOFF = (0.5, 1, 2, 4, 8)
+ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓": "Down"}
 
 
 class ServerMessage(TextualMessage):
@@ -171,6 +173,12 @@ class MauMauApp(App[None]):
             await self.link.send(message)
         except LinkClosed as closed:
             self.show_error(closed.reason)
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        if self.ascii_only and not shown.isascii():
+            return ASCII_KEYS.get(shown, binding.key)
+        return shown
 
     def show_error(self, text: str) -> None:
         self.notify(text, severity="warning", timeout=4)

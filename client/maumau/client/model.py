@@ -59,6 +59,16 @@ def suit_words(letter: str, ascii_only: bool) -> str:
     return COLOUR_NAMES[COLOUR_CODES.index(letter)]
 
 
+ASCII_TEXT = str.maketrans(
+    {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "↻": "->", "↺": "<-", "▶": ">", "·": "-"}
+)
+
+
+def plain(text: str, ascii_only: bool) -> str:
+    """Server text for this terminal: suit symbols become letters in ASCII mode."""
+    return text.translate(ASCII_TEXT) if ascii_only else text
+
+
 def is_red(code: str) -> bool:
     card = CARD_BY_CODE[code]
     return is_classic(card) and SUIT_OF[card] in (1, 2)

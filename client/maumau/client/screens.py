@@ -46,7 +46,7 @@ from maumau.protocol.messages import (
 )
 
 from . import render
-from .model import label, suit_words
+from .model import label, plain, suit_words
 
 if TYPE_CHECKING:
     from .app import MauMauApp
@@ -116,6 +116,7 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_class(self.app.ascii_only, "ascii")  # type: ignore[attr-defined]
         table = self.query_one("#tables", DataTable)
         table.add_columns("table", "game", "seats", "players", "state")
         self.query_one("#lobby-input", Input).display = False
@@ -577,6 +578,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#chat-input", Input).display = False
+        self.set_class(self.mau_app.ascii_only, "ascii")
         self.set_interval(1.0, self._tick)
         self.refresh_model(full=True)
 
@@ -611,11 +613,11 @@ class TableScreen(Screen[None]):
         if full:
             log.clear()
             for line in model.log:
-                log.write(line)
+                log.write(plain(line, ascii_only))
             chat = self.query_one("#chat", RichLog)
             chat.clear()
             for line in model.chat:
-                chat.write(line)
+                chat.write(plain(line, ascii_only))
         self.refresh_bindings()
         self._maybe_show_result()
 
@@ -625,10 +627,10 @@ class TableScreen(Screen[None]):
         )
 
     def add_log(self, line: str) -> None:
-        self.query_one("#log", RichLog).write(line)
+        self.query_one("#log", RichLog).write(plain(line, self.mau_app.ascii_only))
 
     def add_chat(self, line: str) -> None:
-        self.query_one("#chat", RichLog).write(line)
+        self.query_one("#chat", RichLog).write(plain(line, self.mau_app.ascii_only))
 
     def _maybe_show_result(self) -> None:
         model = self.mau_app.model
