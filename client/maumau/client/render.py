@@ -101,7 +101,8 @@ def opponents(model: Model, ascii_only: bool, width: int = 80) -> Text:
             lines[0].append(head, style=style)
             lines[0].append(" " + h * (box - len(head) - 4) + tr + "  ")
             cards = f"{count} card" + ("" if count == 1 else "s")
-            body = f"{cards:<9}{(mau or state):<8}{score:>3} pts"
+            badge = mau or state
+            body = f"{cards:<9}{badge:<7}{score:>4}" if badge else f"{cards:<10}{score:>4} pts"
             lines[1].append(f"{v} ")
             lines[1].append(body[: box - 4].ljust(box - 4), style="yellow bold" if mau else "")
             lines[1].append(f" {v}  ")

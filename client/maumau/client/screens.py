@@ -606,9 +606,14 @@ class TableScreen(Screen[None]):
             render.opponents(model, ascii_only, self.size.width or 80)
         )
         self._draw_pile()
-        self.query_one("#hand", Static).update(
+        hand = self.query_one("#hand", Static)
+        hand.update(
             render.hand(model, self.cursor, ascii_only, self.armed, (self.size.width or 80) - 2)
         )
+        if view is not None and view.seat is not None:
+            hand.border_title = f"your hand · {view.scores[view.seat]} pts".replace(
+                "·", "-" if ascii_only else "·"
+            )
         log = self.query_one("#log", RichLog)
         if full:
             log.clear()
