@@ -11,7 +11,7 @@ from rich.text import Text
 
 from .model import Model, is_red, label, suit_words
 
-CARD_WIDTH = 6
+CARD_WIDTH = 7  # a card box: 5 characters of face between two borders
 
 
 def _marks(ascii_only: bool) -> dict[str, str]:
@@ -189,16 +189,16 @@ def hand(model: Model, cursor: int, ascii_only: bool, armed: str | None, width: 
         rows = [Text(" "), Text(" "), Text(" "), Text(" ")]
         for i, code in enumerate(cards):
             style = card_style(code, code in legal, i == cursor)
-            face = label(code, ascii_only)[:4].center(4)
-            rows[0].append(f"{tl}{h * 4}{tr} ", style="bold" if i == cursor else "dim")
+            face = label(code, ascii_only)[:5].center(5)
+            rows[0].append(f"{tl}{h * 5}{tr} ", style="bold" if i == cursor else "dim")
             rows[1].append(v, style="bold" if i == cursor else "dim")
             rows[1].append(face, style=style)
             rows[1].append(f"{v} ", style="bold" if i == cursor else "dim")
-            rows[2].append(f"{bl}{h * 4}{br} ", style="bold" if i == cursor else "dim")
+            rows[2].append(f"{bl}{h * 5}{br} ", style="bold" if i == cursor else "dim")
             number = str(i + 1) if i < 9 else " "
             mark = "^" if ascii_only else "▲"
             rows[3].append(
-                f"{(mark if i == cursor else number):^6} ", style="bold" if i == cursor else "dim"
+                f"{(mark if i == cursor else number):^7} ", style="bold" if i == cursor else "dim"
             )
         for row in rows:
             text.append_text(row)
