@@ -262,7 +262,7 @@ def round_result(model: Model, ascii_only: bool) -> Text:
     return text
 
 
-def score_chart(model: Model, ascii_only: bool, width: int = 40) -> Text:
+def score_chart(model: Model, ascii_only: bool, width: int = 26) -> Text:
     """Each player's score after each round, as bars against the target."""
     text = Text()
     if not model.score_history or model.table is None:
@@ -273,7 +273,7 @@ def score_chart(model: Model, ascii_only: bool, width: int = 40) -> Text:
     text.append("\nScores after each round (target " + str(target) + ")\n")
     latest = model.score_history[-1]
     for seat, score in enumerate(latest):
-        trail = " ".join(str(r[seat]) for r in model.score_history[-6:])
+        trail = " ".join(str(r[seat]) for r in model.score_history[-4:])
         bar = block * min(width, int(width * score / max(1, target)))
         text.append(f"{names[seat][:12]:<12} {bar:<{width}} {score:>5}  ({trail})\n")
     return text
