@@ -41,8 +41,8 @@ def run_async(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
     return wrapper
 
 
-@pytest.fixture
-def server(tmp_path: Any) -> Iterator[int]:
+@contextlib.contextmanager
+def running_server(*extra: str) -> Iterator[int]:
     process = subprocess.Popen(
         [
             sys.executable,
@@ -56,6 +56,7 @@ def server(tmp_path: Any) -> Iterator[int]:
             "11",
             "--bot-delay",
             "0.05",
+            *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -77,6 +78,18 @@ def server(tmp_path: Any) -> Iterator[int]:
             process.wait(5)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@pytest.fixture
+def server() -> Iterator[int]:
+    with running_server() as port:
+        yield port
+
+
+@pytest.fixture
+def forgetful_server() -> Iterator[int]:
+    with running_server("--bot-forgets", "1", "--bot-delay", "0.2") as port:
+        yield port
 
 
 @pytest.fixture(autouse=True)
@@ -275,3 +288,32 @@ async def test_leave_goes_back_to_the_lobby_after_confirmation(server: int) -> N
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
         assert app.model.table is None
+
+
+@run_async
+async def test_catch_a_bot_that_forgot_to_say_mau(forgetful_server: int) -> None:
+    app = MauMauApp("127.0.0.1", forgetful_server, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await create_table(pilot, app)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if any(line.startswith("Ann catches") for line in app.model.log):
+                break
+            if isinstance(app.screen, ResultScreen):
+                await pilot.press("enter")
+            elif app.model.catch_targets() and isinstance(app.screen, TableScreen):
+                await pilot.press("c")
+            elif app.model.my_turn and isinstance(app.screen, TableScreen):
+                seq = app.model.view.seq
+                await take_turn(pilot, app)
+                await until(
+                    pilot,
+                    lambda seq=seq: (
+                        isinstance(app.screen, ResultScreen) or app.model.view.seq > seq
+                    ),
+                )
+            await pilot.pause(0.01)
+        caught = [line for line in app.model.log if line.startswith("Ann catches")]
+        assert caught, "Ann never caught a bot"
+        assert "draws 2" in caught[0]
+        assert any("Ann caught" in line and "after the play" in line for line in app.model.log)

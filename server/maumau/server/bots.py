@@ -56,8 +56,11 @@ def _strongest_suit(hand: list[int], played: int) -> int:
     return max(sorted(counts), key=lambda suit: counts[suit])
 
 
-def choose_turn_action(state: MatchState, seat: int, rng: random.Random) -> Action | None:
-    """The bot's move on its turn, or None if it is not its turn to play."""
+def choose_turn_action(
+    state: MatchState, seat: int, rng: random.Random, forgets: float = 1 - SAYS_MAU_WITH_PLAY
+) -> Action | None:
+    """The bot's move on its turn, or None if it is not its turn to play. ``forgets`` is
+    how often it plays its second-to-last card without saying Mau."""
     if state.phase != "playing" or state.turn != seat:
         return None
     legal = legal_actions(state, seat)
@@ -81,7 +84,7 @@ def choose_turn_action(state: MatchState, seat: int, rng: random.Random) -> Acti
         suit = _strongest_suit(hand, card)
         action = next(a for a in plays if a.card == card and a.named == suit)
     hand = state.hands[seat]
-    if len(hand) == 2 and rng.random() < SAYS_MAU_WITH_PLAY:
+    if len(hand) == 2 and rng.random() >= forgets:
         kept = hand[0] if hand[1] == action.card else hand[1]
         call: Call = "maumau" if classic and RANK_OF[kept] == RANK_JACK else "mau"
         action = Play(action.seat, action.card, action.named, call)

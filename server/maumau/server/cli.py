@@ -46,6 +46,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="seconds a bot thinks before it plays (default 0.8)",
     )
     parser.add_argument(
+        "--bot-forgets",
+        type=float,
+        default=0.15,
+        help="how often a bot forgets to say Mau, 0 to 1 (default 0.15)",
+    )
+    parser.add_argument(
         "--move-rate",
         type=float,
         default=20.0,
@@ -64,6 +70,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--max-clients must be at least 1")
     if args.move_rate <= 0:
         parser.error("--move-rate must be above 0")
+    if not 0 <= args.bot_forgets <= 1:
+        parser.error("--bot-forgets must be between 0 and 1")
     if args.bot_delay < 0:
         parser.error("--bot-delay cannot be negative")
     return args
@@ -95,6 +103,7 @@ async def run(args: argparse.Namespace) -> None:
         seed=args.seed,
         max_clients=args.max_clients,
         bot_delay=args.bot_delay,
+        bot_forgets=args.bot_forgets,
         move_rate=args.move_rate,
         move_burst=2 * args.move_rate,
     )

@@ -204,6 +204,7 @@ class Server:
         seed: int | None = None,
         max_clients: int = 200,
         bot_delay: float = 0.8,
+        bot_forgets: float = 0.15,
         ping_interval: float = PING_INTERVAL,
         hello_timeout: float = HELLO_TIMEOUT,
         move_rate: float = 20.0,
@@ -212,6 +213,7 @@ class Server:
         self.rng = random.Random(seed)
         self.max_clients = max_clients
         self.bot_delay = bot_delay
+        self.bot_forgets = bot_forgets
         self.ping_interval = ping_interval
         self.hello_timeout = hello_timeout
         self.move_rate = move_rate

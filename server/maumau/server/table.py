@@ -712,7 +712,9 @@ class Table:
             if self.bot_due is not None and self.bot_due <= now:
                 self.bot_due = None
                 if self._bot_controlled(match.turn, now):
-                    action = bots.choose_turn_action(match, match.turn, self.rng)
+                    action = bots.choose_turn_action(
+                        match, match.turn, self.rng, self.server.bot_forgets
+                    )
                     if action is not None:
                         self._turn_action(action)
             if self.turn_due is not None and self.turn_due <= now and match.phase == "playing":
@@ -739,7 +741,7 @@ class Table:
 
     def _bot_claims(self, match: MatchState, seat: int, now: float) -> None:
         own = bots.own_call(match, seat)
-        if own is not None:
+        if own is not None and self.rng.random() >= self.server.bot_forgets:
             self.arbiter.add("call", seat, now, 0.0, call=own.call)
         for catch in bots.catches(match, seat):
             self.arbiter.add("catch", seat, now, 0.0, target=catch.target)
