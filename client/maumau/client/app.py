@@ -138,17 +138,17 @@ class MauMauApp(App[None]):
                 await self.link.run(self._deliver)
             except LinkClosed as closed:
                 self.link = None
+                if self.connected:
+                    attempt = 0  # it worked before this drop: start the backoff again
                 self.connected = False
                 fatal = closed.fatal_error
-                if (fatal is not None and fatal.code != "abuse") or (
-                    self.model.resume is None and attempt >= len(BACKOFF)
-                ):
-                    if fatal is not None and fatal.code == "unknown_resume":
-                        self.model.resume = None
-                        continue
-                    self.post_message(ConnectionChanged(closed.reason, fatal=True))
-                    return
-                if self.model.resume is None and not self.model.name:
+                if fatal is not None and fatal.code == "unknown_resume":
+                    self.model.resume = None  # the server forgot us: start afresh
+                    continue
+                never_welcomed = self.model.resume is None
+                refused = fatal is not None and fatal.code != "abuse"
+                if refused or never_welcomed:
+                    # A refused hello or an unreachable server: ask the player.
                     self.post_message(ConnectionChanged(closed.reason, fatal=True))
                     return
                 delay = BACKOFF[min(attempt, len(BACKOFF) - 1)]
@@ -241,9 +241,6 @@ class MauMauApp(App[None]):
             if message.ref == "leave_table" or message.code == "not_at_table":
                 model.left_table()
             self.show_error(message.message)
-        if isinstance(message, Lobby) and model.table is not None and message.tables is not None:
-            # Leaving a table is answered with a lobby; the table is gone for us.
-            pass
 
     def _table_screen(self) -> TableScreen | None:
         for screen in self.screen_stack:

@@ -413,9 +413,11 @@ class Server:
             if session is not None and session.link is link:
                 session.link = None
                 log.info("%s disconnected (%s)", session.name, link.peer)
-                if session.table is not None:
-                    session.table.disconnected(session)
-                    self._close_if_empty(session.table) if not session.table.has_humans() else None
+                table = session.table
+                if table is not None:
+                    table.disconnected(session)
+                    if not table.has_humans():
+                        self._close_if_empty(table)
                 self.lobby_changed()
             with trio.move_on_after(0.5) as cleanup:
                 cleanup.shield = True
