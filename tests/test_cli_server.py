@@ -121,3 +121,21 @@ def test_port_in_use_is_a_clear_error() -> None:
 def test_console_script_is_installed() -> None:
     script = Path(sys.executable).parent / "maumau-server"
     assert script.exists()
+
+
+async def test_server_stays_responsive_after_a_seated_player_drops_before_the_match() -> None:
+    process, port = start_server("--bot-delay", "0")
+    try:
+        ann = await WireClient.connect("127.0.0.1", port, "Ann")
+        settings = {"variant": "classic", "seats": 2, "reconnect_grace_s": 1}
+        await ann.send(CreateTable("Waiting", settings, ()))
+        await ann.wait_for(TableInfo)
+        await ann.aclose()  # Ann keeps her seat at a table that has not started
+        await trio.sleep(2.5)  # past the reconnect grace
+        with trio.fail_after(5):
+            bob = await WireClient.connect("127.0.0.1", port, "Bob")
+        assert bob.welcome is not None
+        await bob.aclose()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(5) == 0

@@ -21,6 +21,7 @@ from maumau.protocol.messages import (
     LeaveTable,
     ListTables,
     Lobby,
+    MauDecision,
     PlayCard,
     Ready,
     Rematch,
@@ -363,3 +364,55 @@ async def test_pings_measure_the_round_trip_and_silent_peers_are_dropped(
         assert session.rtt is not None and session.rtt < 0.01
         assert bob.welcome is not None
         reader.cancel_scope.cancel()
+
+
+async def test_watching_or_joining_ones_own_table_keeps_it_open(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ann = await connect(server, nursery, "Ann")
+    await ann.send(CreateTable("Mine", {"variant": "classic", "seats": 2}, (1,)))
+    info = await ann.wait_for(TableInfo)
+    await ann.send(WatchTable(info.id))
+    assert (await ann.wait_for(Error)).code == "already_here"
+    assert info.id in server.tables and not server.tables[info.id].closed
+    eve = await connect(server, nursery, "Eve")
+    await eve.send(CreateTable("Solo", {"variant": "classic", "seats": 2}, (0, 1)))
+    solo = await eve.wait_for(TableInfo)
+    assert solo.you is None and solo.spectators == ("Eve",)  # all seats are bots: she watches
+    await eve.send(WatchTable(solo.id))
+    assert (await eve.wait_for(Error)).code == "already_here"
+    assert solo.id in server.tables
+
+
+async def test_ready_flags_are_cleared_for_everyone_to_see_at_round_end(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery)
+    settings = {"variant": "classic", "seats": 2}
+    (ann, bob), table = await seat_players(server, nursery, ["Ann", "Bob"], settings)
+    from helpers import table as position
+
+    table.match = position(hands=["QH", "KH 10D"], top="10H", **settings)
+    table._after_change([], turn_ended=True)
+    await ann.send(Ready(True))
+    await bob.send(Ready(True))
+    await bob.wait_for(lambda m: isinstance(m, TableInfo) and all(s["ready"] for s in m.seats))
+    await ann.send(PlayCard("QH"))
+    await bob.wait_for(lambda m: isinstance(m, View) and m.phase == "round_over")
+    assert bob.table is not None  # the latest table info, sent with the round's end
+    assert [s["ready"] for s in bob.table.seats] == [False, False]
+
+
+async def test_a_burst_of_calls_still_makes_a_valid_decision(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    settings = {"variant": "classic", "seats": 2}
+    (ann, bob), table = await seat_players(server, nursery, ["Ann", "Bob"], settings)
+    from helpers import table as position
+
+    table.match = position(hands=["QH KS", "KH 10D 9D"], top="10H", stock="7C 8C", **settings)
+    table._after_change([], turn_ended=True)
+    await ann.send(PlayCard("QH"))
+    await ann.wait_for(lambda m: isinstance(m, View) and m.hand_counts[0] == 1)
+    frames = b"".join(encode_frame({"type": "say_mau", "call": "mau"}) for _ in range(25))
+    await ann.stream.send_all(frames)
+    decision = await bob.wait_for(MauDecision)  # bob's codec checks it against the schema
+    assert decision.outcome == "called" and len(decision.stamps) <= 20

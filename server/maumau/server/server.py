@@ -151,7 +151,7 @@ class Link:
             self.outgoing.send_nowait(frame)
         except trio.WouldBlock:
             log.warning("%s cannot keep up; disconnecting", self.peer)
-            self.close()
+            self.abort()
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             self.closing = True
 
@@ -237,7 +237,7 @@ class Server:
         order = {"waiting": 0, "playing": 1, "finished": 2}
         tables = sorted(self.tables.values(), key=lambda t: (order[t.status], t.id))
         online = tuple(self.online()[:LOBBY_MAX_ONLINE])
-        budget = LOBBY_BUDGET - sum(len(name) + 2 for name in online)
+        budget = LOBBY_BUDGET - sum(len(name.encode()) + 3 for name in online)
         summaries = []
         for table in tables:
             summary = table.summary()
@@ -303,12 +303,14 @@ class Server:
             raise TableError("no_such_table", f"there is no table {table_id}")
         return table
 
-    def _leave_current(self, session: Session) -> None:
+    def _leave_current(self, session: Session, entering: Table | None = None) -> None:
+        """Leave the current table; ``entering`` (the table being joined) stays open."""
         table = session.table
         if table is not None:
             session.table = None
             table.leave(session)
-            self._close_if_empty(table)
+            if table is not entering:
+                self._close_if_empty(table)
 
     def _close_if_empty(self, table: Table) -> None:
         if not table.has_humans() and table.status != "playing":
@@ -350,13 +352,16 @@ class Server:
             if table is target and target.seat_of(session) is not None:
                 raise TableError("already_seated", "you already sit at this table")
             target.free_seat(message.seat, message.password)
-            self._leave_current(session)
+            self._leave_current(session, entering=target)
             target.join(session, message.seat, message.password)
             session.table = target
         elif isinstance(message, WatchTable):
             target = self._find_table(message.table)
+            target.check_open()
             target.check_password(message.password)
-            self._leave_current(session)
+            if target is table:
+                raise TableError("already_here", "you are already at this table")
+            self._leave_current(session, entering=target)
             target.watch(session, message.password)
             session.table = target
         elif isinstance(message, LeaveTable):
@@ -585,6 +590,8 @@ class Server:
         link.session = session
         link.send(Welcome(PROTOCOL_VERSION, session.id, session.resume, session.name, resumed))
         log.info("%s %s (%s)", session.name, "resumed" if resumed else "connected", link.peer)
+        if session.table is not None and session.table.closed:
+            session.table = None
         if session.table is not None:
             session.table.reconnected(session)
         else:

@@ -85,6 +85,7 @@ BOT_NAMES = ["Ada", "Bert", "Cleo", "Dan", "Edda", "Finn", "Greta", "Hugo", "Ine
 AWAY_AFTER_TIMEOUTS = 3
 ROUND_PAUSE_S = 20.0
 MIN_BOT_CATCH_DELAY = 0.3
+MAX_STAMPS = 20  # stamps one mau_decision carries (the protocol's limit)
 
 
 @dataclass(slots=True)
@@ -190,20 +191,25 @@ class Table:
         if self.password is not None and password != self.password:
             raise TableError("wrong_password", "this table is locked; the password is wrong")
 
+    def check_open(self) -> None:
+        if self.closed:
+            raise TableError("no_such_table", f"table {self.id} has closed")
+
     def free_seat(self, seat: int | None, password: str | None) -> int:
         """The seat a join would take; raises TableError if it cannot be had."""
+        self.check_open()
         self.check_password(password)
-        if self.status != "waiting":
-            raise TableError("match_running", "the match has started; watch it instead")
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if not s.taken]
             if not free:
                 raise TableError("table_full", "every seat at this table is taken")
-            return free[0]
-        if not 0 <= seat < len(self.seats):
+            seat = free[0]
+        elif not 0 <= seat < len(self.seats):
             raise TableError("no_such_seat", f"there is no seat {seat} at this table")
-        if self.seats[seat].taken:
+        elif self.seats[seat].taken:
             raise TableError("seat_taken", f"seat {seat} is taken")
+        if self.status != "waiting":
+            raise TableError("match_running", "the match has started; watch it instead")
         return seat
 
     def join(self, session: Session, seat: int | None, password: str | None) -> int:
@@ -214,7 +220,12 @@ class Table:
         return seat
 
     def watch(self, session: Session, password: str | None) -> None:
+        self.check_open()
         self.check_password(password)
+        if session in self.spectators:
+            raise TableError("already_watching", "you are already watching this table")
+        if self.seat_of(session) is not None:
+            raise TableError("already_seated", "you sit at this table")
         self.spectators.append(session)
         self._log(f"{session.name} watches")
         self.changed()
@@ -300,8 +311,8 @@ class Table:
         if self.seat_of(session) is None:
             raise TableError("not_seated", "only players at the table can ask for a rematch")
         for i, seat in enumerate(self.seats):
-            if not seat.taken:
-                self._make_bot(i)
+            if not seat.taken or (not seat.bot and seat.session is None):
+                self._make_bot(i)  # empty, or its player left
         self._start_match()
 
     def _start_match(self) -> None:
@@ -437,8 +448,9 @@ class Table:
                 "after_ms": round((c.effective - opened) * 1000, 3),
                 "shift_ms": round(c.shift * 1000, 3),
             }
-            for c in claims
+            for c in claims[:MAX_STAMPS]
         )
+        text = text if len(text) <= 500 else text[:497] + "..."
         self._broadcast(MauDecision(self.id, self.seq, window, seat, outcome, stamps, text))
 
     # --- after every change -----------------------------------------------------------
@@ -463,14 +475,16 @@ class Table:
         for gone in [w for w in self.window_opened if w not in open_ids]:
             del self.window_opened[gone]
             self.window_due.pop(gone, None)
-        if turn_ended:
+        if match.phase != "playing":
+            self.turn_due = None  # no turn runs while a round ends or between rounds
+        elif turn_ended or self.turn_due is None:
             self.turn_due = now + self.settings.turn_timeout_s
         if match.phase == "round_over":
-            self.turn_due = None
             self.next_round_due = now + ROUND_PAUSE_S
             for seat in self.seats:
                 seat.ready = seat.bot
             self._log(f"round {match.round_no} ends; scores {match.scores}")
+            self.changed()
         elif match.phase == "match_over":
             self.turn_due = None
             self.next_round_due = None
@@ -655,9 +669,12 @@ class Table:
         candidates = [self.turn_due, self.bot_due, self.next_round_due]
         candidates += list(self.window_due.values()) + list(self.bot_catch_due.values())
         candidates.append(self.arbiter.decide_at(self._settle()))
-        for seat in self.seats:
-            if seat.disconnected_at is not None and not seat.away:
-                candidates.append(seat.disconnected_at + self.settings.reconnect_grace_s)
+        if self.match is not None and self.match.phase in ("playing", "ending"):
+            for seat in self.seats:
+                if seat.disconnected_at is not None and not seat.away:
+                    candidates.append(seat.disconnected_at + self.settings.reconnect_grace_s)
+        else:
+            candidates[0] = candidates[1] = None  # no turn timer or bot move between rounds
         due = [c for c in candidates if c is not None]
         return min(due) if due else math.inf
 
@@ -676,6 +693,8 @@ class Table:
                     await self._wakeup.wait()
                 self._sleeping_until = -math.inf
                 self._wakeup = trio.Event()
+            else:
+                await trio.sleep(0)  # something is due now; still let others run
             if self.closed:
                 return
             try:
@@ -696,8 +715,8 @@ class Table:
             if due <= now and any(w.id == window for w in match.windows):
                 self._decide_claims()
                 self.window_due.pop(window, None)
-                w = next(w for w in match.windows if w.id == window)
-                if not w.elapsed:
+                w = next((w for w in match.windows if w.id == window), None)
+                if w is not None and not w.elapsed:
                     self._after_change(apply(match, EndCallWindow(window)), turn_ended=False)
         for seat, due in list(self.bot_catch_due.items()):
             if due <= now:
@@ -712,6 +731,7 @@ class Table:
             if self.bot_due is not None and self.bot_due <= now:
                 self.bot_due = None
                 if self._bot_controlled(match.turn, now):
+                    self._decide_claims()  # move on the position after pending calls
                     action = bots.choose_turn_action(
                         match, match.turn, self.rng, self.server.bot_forgets
                     )
@@ -771,10 +791,11 @@ class Table:
 def _window_for(match: MatchState, claim: Claim) -> int | None:
     """The call window a claim is about: the caller's own, or the target's catchable one."""
     if claim.kind == "call":
-        for w in match.windows:
-            if w.seat == claim.seat and not w.final:
+        mine = [w for w in match.windows if w.seat == claim.seat and not w.final]
+        for w in mine:
+            if w.called is None or (w.called == "mau" and claim.call == "maumau"):
                 return w.id
-        return None
+        return mine[0].id if mine else None
     target = claim.target
     views = view(match, None).windows
     for wv in views:
