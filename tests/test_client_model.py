@@ -97,3 +97,41 @@ def test_messages_about_a_table_we_left_are_ignored() -> None:
     assert model.table is None and model.view is None
     assert model.apply(table_info(table_id=2))  # a new table
     assert model.table is not None and model.table.id == 2
+
+
+def test_after_saying_mau_nothing_more_is_owed() -> None:
+    model = Model()
+    model.apply(table_info())
+    said = {"id": 7, "seat": 0, "final": False, "called": "mau", "catchable": False}
+    model.apply(
+        view(
+            turn=1,
+            hand=("KS",),
+            hand_counts=(1, 5, 5),
+            windows=(said,),
+            legal=({"kind": "say_mau", "call": "maumau"},),
+        )
+    )
+    assert not model.owes_call() and not model.can_upgrade()
+    model.apply(
+        view(
+            turn=1,
+            hand=("JS",),
+            hand_counts=(1, 5, 5),
+            windows=(said,),
+            legal=({"kind": "say_mau", "call": "maumau"},),
+            seq=6,
+        )
+    )
+    assert not model.owes_call() and model.can_upgrade()
+
+
+def test_a_rematch_is_a_new_match() -> None:
+    model = Model()
+    model.apply(table_info())
+    model.apply(view(round=3))
+    first = model.match_no
+    model.apply(view(round=3, phase="match_over", seq=8))
+    model.apply(view(round=1, seq=9))
+    assert model.match_no == first + 1
+    assert model.score_history == []

@@ -89,6 +89,7 @@ class Model:
     last_error: str | None = None
     score_history: list[tuple[int, ...]] = field(default_factory=list)
     left_table_id: int | None = None
+    match_no: int = 0  # counts matches seen at this table (a rematch starts a new one)
 
     def apply(self, message: Message) -> bool:
         """Fold ``message`` in; False if it was about a table we have left (ignored)."""
@@ -136,6 +137,13 @@ class Model:
 
     def _fold_view(self, view: View) -> None:
         previous = self.view
+        if (
+            previous is None
+            or view.round < previous.round
+            or (previous.phase == "match_over" and view.phase != "match_over")
+        ):
+            self.match_no += 1
+            self.score_history = []
         if view.last_round is not None and (
             previous is None or previous.last_round != view.last_round
         ):
@@ -148,7 +156,9 @@ class Model:
 
     @property
     def seat(self) -> int | None:
-        return self.view.seat if self.view else None
+        if self.view is not None:
+            return self.view.seat
+        return self.table.you if self.table is not None else None
 
     @property
     def my_turn(self) -> bool:
@@ -187,7 +197,27 @@ class Model:
         return [a["target"] for a in self.legal("catch")]
 
     def owes_call(self) -> bool:
-        return bool(self.legal("say_mau"))
+        """I played my second-to-last card and have said nothing yet."""
+        v = self.view
+        if v is None or v.seat is None or not self.legal("say_mau"):
+            return False
+        return any(
+            w["seat"] == v.seat and not w["final"] and w["called"] is None for w in v.windows
+        )
+
+    def can_upgrade(self) -> bool:
+        """I said "Mau" but keep a Jack: "Mau Mau" still protects me."""
+        hand = self.hand()
+        return (
+            self.is_classic()
+            and not self.owes_call()
+            and any(a["call"] == "maumau" for a in self.legal("say_mau"))
+            and len(hand) == 1
+            and hand[0].startswith("J")
+        )
+
+    def holds_jack(self) -> bool:
+        return self.is_classic() and any(c.startswith("J") for c in self.hand())
 
     def can_arm(self) -> bool:
         """A call can ride on my next play: I hold two cards and it is my turn."""

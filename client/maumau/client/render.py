@@ -63,12 +63,23 @@ def opponents(model: Model, ascii_only: bool, width: int = 80) -> Text:
     """Every other seat: name, cards, points, turn marker, MAU!, bot/away/offline."""
     view, table = model.view, model.table
     text = Text()
-    if view is None or table is None:
+    if table is None:
+        return text
+    if view is None:
+        text.append(" Waiting for the match to start. Seats:\n", style="bold")
+        for i, info in enumerate(table.seats):
+            name = info["name"] or "(free)"
+            mark = " (bot)" if info["bot"] else (" ready" if info["ready"] else "")
+            you = "  <- you" if table.you == i else ""
+            text.append(f"   {i + 1}. {name}{mark}{you}\n")
         return text
     marks = _marks(ascii_only)
     seats = len(view.hand_counts)
     me = view.seat
-    order = [(me + i) % seats for i in range(1, seats)] if me is not None else list(range(seats))
+    if me is not None:
+        order = [(me + view.direction * i) % seats for i in range(1, seats)]
+    else:
+        order = list(range(seats))
     names = model.names()
     calls = {w["seat"]: w for w in view.windows if not w["final"]}
     rows = []
@@ -112,13 +123,15 @@ def opponents(model: Model, ascii_only: bool, width: int = 80) -> Text:
             text.append("\n")
         return text
     half = (len(rows) + 1) // 2
+    head = f"  {'player':<14}{'cards':>5} {'':<7}{'pts':>5}"
+    text.append(head + (" | " if ascii_only else " │ ") + head + "\n", style="dim")
     for i in range(half):
         for column, row in enumerate((rows[i], rows[i + half] if i + half < len(rows) else None)):
             if row is None:
                 continue
             _, name, count, score, turn, mau, state = row
             mark = marks["turn"] if turn else " "
-            cell = f"{mark} {name[:14]:<14}{count:>3} {(mau or state):<7}{score:>5}"
+            cell = f"{mark} {name[:14]:<14}{count:>5} {(mau or state):<7}{score:>5}"
             text.append(cell, style="bold reverse" if turn else "")
             if column == 0:
                 text.append(" | " if ascii_only else " │ ")
@@ -174,7 +187,14 @@ def hand(model: Model, cursor: int, ascii_only: bool, armed: str | None, width: 
     """My cards as small boxes (one line each when many), legal ones bright."""
     cards = model.hand()
     text = Text()
-    if model.view is None or model.view.hand is None:
+    if model.view is None:
+        who = model.table.creator if model.table else None
+        if model.table is not None and model.table.you is not None and who == model.name:
+            text.append(" Press s to start; bots take the free seats.")
+        else:
+            text.append(f" Waiting for {who or 'the creator'} to start the match.")
+        return text
+    if model.view.hand is None:
         text.append(" (watching: no hand)")
         return text
     legal = model.playable() if model.my_turn else set()

@@ -235,6 +235,12 @@ class LobbyScreen(Screen[None]):
             app: MauMauApp = self.app  # type: ignore[assignment]
             await app.send(Chat("lobby", text[:200]))
 
+    def key_escape(self) -> None:
+        box = self.query_one("#lobby-input", Input)
+        if box.display:
+            box.display = False
+            self.query_one("#tables", DataTable).focus()
+
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
@@ -321,6 +327,7 @@ class NewTableScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._show_rules("classic")
+        self.query_one("#t-name", Input).focus()
 
     @on(Select.Changed, "#t-variant")
     def variant_changed(self, event: Select.Changed) -> None:
@@ -448,6 +455,7 @@ class ResultScreen(ModalScreen[bool]):
         super().__init__()
         self.text = text
         self.match_over = match_over
+        self.closed_by_round = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="result"):
@@ -535,7 +543,7 @@ class TableScreen(Screen[None]):
     """The table: opponents, pile, my hand, log and chat."""
 
     BINDINGS = [
-        Binding("left", "cursor(-1)", "←→ pick", key_display="←→"),
+        Binding("left", "cursor(-1)", "pick", key_display="←→"),
         Binding("right", "cursor(1)", "pick", show=False),
         *[Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)],
         Binding("enter", "play", "play"),
@@ -547,6 +555,7 @@ class TableScreen(Screen[None]):
         Binding("M", "maumau", "Mau Mau", key_display="M"),
         Binding("c", "catch", "catch"),
         Binding("s", "start", "start"),
+        Binding("r", "rematch", "rematch"),
         Binding("tab", "chat", "chat", priority=True),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "leave", "leave"),
@@ -556,8 +565,10 @@ class TableScreen(Screen[None]):
         super().__init__()
         self.cursor = 0
         self.armed: str | None = None
-        self.shown_round = 0
+        self.shown: tuple[int, int] = (0, 0)  # (match, round) of the last result shown
         self.seconds_left: float | None = None
+        self._timed_view: object = None
+        self.result: ResultScreen | None = None
 
     @property
     def mau_app(self) -> MauMauApp:
@@ -593,10 +604,12 @@ class TableScreen(Screen[None]):
         model = self.mau_app.model
         ascii_only = self.mau_app.ascii_only
         view = model.view
-        if view is not None and view.turn_deadline_ms is not None:
-            self.seconds_left = view.turn_deadline_ms / 1000
-        else:
-            self.seconds_left = None
+        if view is not self._timed_view:  # count down from when this view arrived
+            self._timed_view = view
+            if view is not None and view.turn_deadline_ms is not None:
+                self.seconds_left = view.turn_deadline_ms / 1000
+            else:
+                self.seconds_left = None
         cards = model.hand()
         self.cursor = max(0, min(self.cursor, len(cards) - 1))
         if not model.can_arm() and not model.owes_call():
@@ -640,13 +653,21 @@ class TableScreen(Screen[None]):
     def _maybe_show_result(self) -> None:
         model = self.mau_app.model
         view = model.view
-        if view is None or view.last_round is None or view.seat is None:
+        if view is None:
             return
         if view.phase not in ("round_over", "match_over"):
+            if self.result is not None and self.app.screen is self.result:
+                self.result.closed_by_round = True  # the next round has begun
+                self.result.dismiss(False)
+            self.result = None
             return
-        if view.last_round["round"] <= self.shown_round:
+        if view.last_round is None:
             return
-        self.shown_round = view.last_round["round"]
+        key = (model.match_no, view.last_round["round"])
+        if key <= self.shown:
+            return
+        self.shown = key
+        seated = view.seat is not None
         text = render.round_result(model, self.mau_app.ascii_only)
         match_over = view.phase == "match_over"
         if match_over:
@@ -655,12 +676,15 @@ class TableScreen(Screen[None]):
             text.append(f"\n{winner} wins the match!\n", style="bold")
 
         async def closed(rematch: bool | None) -> None:
-            if rematch:
+            if self.result is not None and self.result.closed_by_round:
+                return
+            if rematch and seated:
                 await self.mau_app.send(Rematch())
-            elif not match_over:
+            elif not match_over and seated:
                 await self.mau_app.send(Ready(True))
 
-        self.app.push_screen(ResultScreen(text, match_over), closed)
+        self.result = ResultScreen(text, match_over and seated)
+        self.app.push_screen(self.result, closed)
 
     # --- which keys mean something now ----------------------------------------------
 
@@ -682,9 +706,14 @@ class TableScreen(Screen[None]):
         if action == "mau":
             return model.owes_call() or model.can_arm()
         if action == "maumau":
-            return model.is_classic() and (model.owes_call() or model.can_arm())
+            return model.holds_jack() and (
+                model.owes_call() or model.can_arm() or model.can_upgrade()
+            )
         if action == "catch":
             return bool(model.catch_targets())
+        if action == "rematch":
+            table = model.table
+            return table is not None and table.state == "finished" and table.you is not None
         if action == "start":
             table = model.table
             return (
@@ -765,7 +794,7 @@ class TableScreen(Screen[None]):
 
     async def _call(self, call: str) -> None:
         model = self.mau_app.model
-        if model.owes_call():
+        if model.owes_call() or (call == "maumau" and model.can_upgrade()):
             await self.mau_app.send(SayMau(call))
         elif model.can_arm():
             self.armed = None if self.armed == call else call
@@ -775,6 +804,9 @@ class TableScreen(Screen[None]):
         targets = self.mau_app.model.catch_targets()
         if targets:
             await self.mau_app.send(CatchPlayer(targets[0]))
+
+    async def action_rematch(self) -> None:
+        await self.mau_app.send(Rematch())
 
     async def action_start(self) -> None:
         await self.mau_app.send(StartMatch())
@@ -814,4 +846,10 @@ class TableScreen(Screen[None]):
                 self.mau_app.model.left_table()
                 self.mau_app.show_lobby()
 
-        self.app.push_screen(ConfirmScreen("Leave this table? A bot takes your seat."), answer)
+        seated = self.mau_app.model.seat is not None
+        question = (
+            "Leave this table? A bot takes your seat."
+            if seated and self.mau_app.model.view is not None
+            else "Leave this table?"
+        )
+        self.app.push_screen(ConfirmScreen(question), answer)
