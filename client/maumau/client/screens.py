@@ -52,6 +52,13 @@ if TYPE_CHECKING:
     from .app import MauMauApp
 
 
+class AsciiAware:
+    """Screens that draw plain ASCII borders when the client runs with --ascii."""
+
+    def on_mount(self) -> None:
+        self.set_class(bool(getattr(self.app, "ascii_only", False)), "ascii")  # type: ignore[attr-defined]
+
+
 class ConnectScreen(Screen[None]):
     """Where to connect, and as whom."""
 
@@ -245,7 +252,7 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
 
-class PasswordScreen(ModalScreen[str | None]):
+class PasswordScreen(AsciiAware, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "cancel")]
 
     def compose(self) -> ComposeResult:
@@ -275,7 +282,7 @@ HOUSE_RULES = {
 }
 
 
-class NewTableScreen(ModalScreen[None]):
+class NewTableScreen(AsciiAware, ModalScreen[None]):
     """Every table setting, with its default, in one scrolling form."""
 
     BINDINGS = [
@@ -383,7 +390,7 @@ class NewTableScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class SuitPicker(ModalScreen[str | None]):
+class SuitPicker(AsciiAware, ModalScreen[str | None]):
     """Name a suit (after a Jack) or a colour (after a wild). Esc cancels the play."""
 
     BINDINGS = [
@@ -407,7 +414,7 @@ class SuitPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="suit-picker"):
             yield Static("", id="suits")
-            yield Static("1-4 or ↑↓ and Enter · Esc cancels", classes="hint")
+            yield Static("1-4, or Up/Down and Enter. Esc cancels", classes="hint")
 
     def on_mount(self) -> None:
         self._draw()
@@ -440,7 +447,7 @@ class SuitPicker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ResultScreen(ModalScreen[bool]):
+class ResultScreen(AsciiAware, ModalScreen[bool]):
     """The round (or match) result: every hand revealed, points, the score chart.
     It waits for a key; closing it tells the server this player is ready."""
 
@@ -479,7 +486,7 @@ class ResultScreen(ModalScreen[bool]):
         self.dismiss(True)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(AsciiAware, ModalScreen[bool]):
     BINDINGS = [
         Binding("y", "answer(True)", "yes"),
         Binding("n", "answer(False)", "no"),
@@ -501,26 +508,54 @@ class ConfirmScreen(ModalScreen[bool]):
 
 HELP = """\
 [b]Keys at the table[/b]
-  ←/→ or 1-9   pick a card          Enter   play it
-  d            draw a card          k       keep the drawn card, end the turn
-  t            take the penalty     x       challenge a Wild Draw Four
-  m            arm "Mau" for your next play, or say it right after
-  M            the same for "Mau Mau" (Mau Mau only)
-  c            catch a player who forgot to say it
-  Tab          chat                 ?       this help      q  leave the table
+  Left/Right, 1-9  pick a card        Enter  play it
+  d  draw a card                      k      keep the drawn card
+  t  take the penalty                 x      challenge a Wild Draw 4
+  m  arm "Mau" for your next play, or say it right after
+  M  the same for "Mau Mau" (Mau Mau only, keeping a Jack)
+  c  catch a player who forgot        r      rematch, after a match
+  s  start (the table's creator)      Tab    chat
+  ?  this help                        q      leave the table
 
 [b]Saying Mau[/b]
-  Play your second-to-last card saying "Mau" (arm it with m first, or press m
-  right after). Keeping a Jack in Mau Mau? Say "Mau Mau" (M). Anyone may catch a
-  player who has not said it until the next player acts (at least the call window).
-  The server's clock decides who was first.
+  Say "Mau" with your second-to-last card: arm it with m before
+  playing, or press m right after. Keeping a Jack in Mau Mau? Say
+  "Mau Mau" (M). Anyone may catch you until the next player acts,
+  and never sooner than the call window. The server's clock decides
+  who was first.
 
 [b]This table[/b]
 {rules}
 """
 
 
-class HelpScreen(ModalScreen[None]):
+def rules_summary(settings: dict[str, Any]) -> str:
+    """The table's settings in words, one per line."""
+    classic = settings.get("variant") == "classic"
+    on = {True: "yes", False: "no"}
+    lines = [
+        f"Game: {'Mau Mau' if classic else 'American Mau-Mau'}, "
+        f"{settings.get('seats')} seats, to {settings.get('target_score')} points",
+        f"Caught without Mau: draw {settings.get('mau_penalty')}; "
+        f"false catch: draw {settings.get('false_catch_penalty')}",
+        f"Call window at least {settings.get('mau_window_ms')} ms; "
+        f"lag compensation: {on[bool(settings.get('lag_compensation'))]}",
+        f"Turn time {settings.get('turn_timeout_s')} s; "
+        f"reconnect grace {settings.get('reconnect_grace_s')} s",
+        f"With 2 players a {'9' if classic else 'Reverse'} skips: "
+        f"{on[bool(settings.get('reverse_skips_with_two'))]}",
+    ]
+    if classic:
+        lines.append(f"Jack on Jack: {on[bool(settings.get('jack_on_jack'))]}")
+    else:
+        lines.append(f"Draw Two on Draw Two: {on[bool(settings.get('stack_draw_two'))]}")
+        lines.append(
+            f"Wild Draw Four challenge: {on[bool(settings.get('wild_draw_four_challenge'))]}"
+        )
+    return "\n".join("  " + line for line in lines)
+
+
+class HelpScreen(AsciiAware, ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "close"),
         Binding("question_mark", "close", "close", show=False),
@@ -836,7 +871,7 @@ class TableScreen(Screen[None]):
         model = self.mau_app.model
         rules = ""
         if model.table is not None:
-            rules = "\n".join(f"  {k}: {v}" for k, v in model.table.settings.items())
+            rules = rules_summary(model.table.settings)
         self.app.push_screen(HelpScreen(rules))
 
     def action_leave(self) -> None:
