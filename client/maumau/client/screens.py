@@ -168,10 +168,17 @@ class LobbyScreen(Screen[None]):
             self.query_one("#online", Static).update(online)
         if lobby is not None and lobby.tables:
             table.move_cursor(row=min(keep, len(lobby.tables) - 1))
+        self.refresh_bindings()
         log = self.query_one("#lobby-chat", RichLog)
         log.clear()
         for line in model.lobby_chat:
             log.write(line)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("join", "watch"):
+            app: MauMauApp = self.app  # type: ignore[assignment]
+            return app.model.lobby is not None and bool(app.model.lobby.tables)
+        return True
 
     def _selected(self) -> int | None:
         table = self.query_one("#tables", DataTable)
@@ -851,8 +858,13 @@ class TableScreen(Screen[None]):
         box.display = not box.display
         if box.display:
             box.focus()
+            self.call_after_refresh(self._show_latest)
         else:
             self.set_focus(None)
+
+    def _show_latest(self) -> None:
+        for log in self.query(RichLog):
+            log.scroll_end(animate=False)
 
     @on(Input.Submitted, "#chat-input")
     async def send_chat(self, event: Input.Submitted) -> None:
