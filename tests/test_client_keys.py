@@ -24,6 +24,7 @@ class RecordingApp(StillApp):
         super().__init__(messages, TableScreen)
         self.sent: list[Message] = []
         self.last_screen = ""
+        self.problem: str | None = None
 
     async def send(self, message: Message) -> None:
         self.sent.append(message)
@@ -48,6 +49,8 @@ def run(messages: list[Message], keys: list[str]) -> RecordingApp:
                 await pilot.press(key)
                 await pilot.pause()
             app.last_screen = type(app.screen).__name__
+            if isinstance(app.screen, TableScreen):
+                app.problem = app.screen.problem
 
     asyncio.run(scenario())
     return app
@@ -81,9 +84,10 @@ def test_escape_in_the_suit_picker_plays_nothing() -> None:
     assert app.last_screen == "TableScreen"
 
 
-def test_a_card_that_does_not_fit_is_not_sent() -> None:
+def test_a_card_that_does_not_fit_is_not_sent_and_says_why() -> None:
     app = run(position(**JACK_TURN), ["1", "enter"])  # 7S on 9C
     assert app.sent == []
+    assert app.problem == "7♠ does not fit on 9♣."
 
 
 def test_arrows_pick_and_enter_plays() -> None:

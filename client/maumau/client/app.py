@@ -181,7 +181,12 @@ class MauMauApp(App[None]):
         return shown
 
     def show_error(self, text: str) -> None:
-        self.notify(text, severity="warning", timeout=4)
+        """At the table, under the hand (next to what caused it); elsewhere a toast."""
+        screen = self._table_screen()
+        if screen is not None and self.screen is screen:
+            screen.show_problem(text)
+        else:
+            self.notify(text, severity="warning", timeout=4)
 
     # --- messages from the worker ---------------------------------------------------
 

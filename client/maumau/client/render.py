@@ -183,8 +183,16 @@ def pile(model: Model, ascii_only: bool, seconds_left: float | None) -> Text:
     return text
 
 
-def hand(model: Model, cursor: int, ascii_only: bool, armed: str | None, width: int = 78) -> Text:
-    """My cards as small boxes (one line each when many), legal ones bright."""
+def hand(
+    model: Model,
+    cursor: int,
+    ascii_only: bool,
+    armed: str | None,
+    width: int = 78,
+    problem: str | None = None,
+) -> Text:
+    """My cards as small boxes (one line each when many), legal ones bright, and
+    under them a hint, or ``problem``: why the last key did nothing."""
     cards = model.hand()
     text = Text()
     if model.view is None:
@@ -232,8 +240,10 @@ def hand(model: Model, cursor: int, ascii_only: bool, armed: str | None, width: 
             )
             text.append(" ")
         text.append("\n")
-    hint = hint_line(model, legal, armed)
-    text.append(f" {hint}", style="italic")
+    if problem:
+        text.append(f" ! {problem}", style="bold yellow")
+    else:
+        text.append(f" {hint_line(model, legal, armed)}", style="italic")
     return text
 
 

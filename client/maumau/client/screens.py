@@ -610,6 +610,8 @@ class TableScreen(Screen[None]):
         self.shown: tuple[int, int] = (0, 0)  # (match, round) of the last result shown
         self.seconds_left: float | None = None
         self._timed_view: object = None
+        self.problem: str | None = None
+        self._problem_view: object = None
         self.result: ResultScreen | None = None
 
     @property
@@ -662,8 +664,17 @@ class TableScreen(Screen[None]):
         )
         self._draw_pile()
         hand = self.query_one("#hand", Static)
+        if view is not self._problem_view:
+            self.problem = None  # a new position: the old complaint no longer applies
         hand.update(
-            render.hand(model, self.cursor, ascii_only, self.armed, (self.size.width or 80) - 2)
+            render.hand(
+                model,
+                self.cursor,
+                ascii_only,
+                self.armed,
+                (self.size.width or 80) - 2,
+                plain(self.problem, ascii_only) if self.problem else None,
+            )
         )
         if view is not None and view.seat is not None:
             hand.border_title = f"your hand · {view.scores[view.seat]} pts".replace(
@@ -685,6 +696,12 @@ class TableScreen(Screen[None]):
         self.query_one("#pile", Static).update(
             render.pile(self.mau_app.model, self.mau_app.ascii_only, self.seconds_left)
         )
+
+    def show_problem(self, text: str) -> None:
+        """Say, under the hand, why the last key did nothing (until the next change)."""
+        self.problem = text
+        self._problem_view = self.mau_app.model.view
+        self.refresh_model()
 
     def add_log(self, line: str) -> None:
         self.query_one("#log", RichLog).write(plain(line, self.mau_app.ascii_only))
