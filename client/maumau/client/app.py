@@ -90,7 +90,6 @@ class MauMauApp(App[None]):
         self.remember = remember
         self.model = Model()
         self.link: ServerLink | None = None
-        self.pending_create = False
         self.connected = False
 
     @property
@@ -223,8 +222,6 @@ class MauMauApp(App[None]):
                 self.show_lobby()
         elif isinstance(message, TableInfo):
             self._show_table(full=True)
-            if self.pending_create and message.you is not None:
-                self.pending_create = False
         elif isinstance(message, View):
             screen = self._table_screen()
             if screen is not None:

@@ -27,7 +27,6 @@ from maumau.protocol.cards import (
 )
 from maumau.protocol.messages import (
     ChatLine,
-    Error,
     GameEvent,
     Lobby,
     MauDecision,
@@ -86,7 +85,6 @@ class Model:
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     lobby_chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
-    last_error: str | None = None
     score_history: list[tuple[int, ...]] = field(default_factory=list)
     left_table_id: int | None = None
     match_no: int = 0  # counts matches seen at this table (a rematch starts a new one)
@@ -114,8 +112,6 @@ class Model:
         elif isinstance(message, ChatLine):
             line = f"{message.sender}: {message.text}"
             (self.chat if message.scope == "table" else self.lobby_chat).append(line)
-        elif isinstance(message, Error):
-            self.last_error = message.message
         return True
 
     def _stale(self, message: Message) -> bool:

@@ -122,7 +122,10 @@ class LobbyScreen(Screen[None]):
         )
         yield Footer()
 
+    drawn = False  # set once mounted: messages before that are drawn by on_mount
+
     def on_mount(self) -> None:
+        self.drawn = True
         self.set_class(self.app.ascii_only, "ascii")  # type: ignore[attr-defined]
         table = self.query_one("#tables", DataTable)
         table.add_columns("table", "game", "seats", "players", "state")
@@ -130,6 +133,8 @@ class LobbyScreen(Screen[None]):
         self.refresh_model()
 
     def refresh_model(self) -> None:
+        if not self.drawn:
+            return  # on_mount draws it
         app: MauMauApp = self.app  # type: ignore[assignment]
         model = app.model
         title = Text(" maumau  ", style="bold")
@@ -389,7 +394,6 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
         password = self.query_one("#t-password", Input).value or None
         bot_seats = tuple(range(seats - bots, seats))
         app: MauMauApp = self.app  # type: ignore[assignment]
-        app.pending_create = True
         await app.send(CreateTable(name[:32], settings, bot_seats, password))
         self.dismiss(None)
 
@@ -631,7 +635,10 @@ class TableScreen(Screen[None]):
         )
         yield Footer()
 
+    drawn = False  # set once mounted: messages before that are drawn by on_mount
+
     def on_mount(self) -> None:
+        self.drawn = True
         self.query_one("#chat-input", Input).display = False
         self.set_class(self.mau_app.ascii_only, "ascii")
         self.set_interval(1.0, self._tick)
@@ -645,6 +652,8 @@ class TableScreen(Screen[None]):
     # --- drawing -----------------------------------------------------------------
 
     def refresh_model(self, full: bool = False, new_lines: int = 0) -> None:
+        if not self.drawn:
+            return  # on_mount draws everything, the log included
         model = self.mau_app.model
         ascii_only = self.mau_app.ascii_only
         view = model.view
@@ -704,9 +713,13 @@ class TableScreen(Screen[None]):
         self.refresh_model()
 
     def add_log(self, line: str) -> None:
+        if not self.drawn:
+            return  # the model keeps the line; on_mount writes the whole log
         self.query_one("#log", RichLog).write(plain(line, self.mau_app.ascii_only))
 
     def add_chat(self, line: str) -> None:
+        if not self.drawn:
+            return
         self.query_one("#chat", RichLog).write(plain(line, self.mau_app.ascii_only))
 
     def _maybe_show_result(self) -> None:
