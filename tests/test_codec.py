@@ -39,12 +39,16 @@ from maumau.protocol.messages import (
     DrawCard,
     Error,
     GameEvent,
+    GetReplay,
+    GetStats,
     Goodbye,
     Hello,
     JoinTable,
     LeaveTable,
+    ListMatches,
     ListTables,
     Lobby,
+    Matches,
     MauDecision,
     Message,
     PassTurn,
@@ -53,8 +57,10 @@ from maumau.protocol.messages import (
     Pong,
     Ready,
     Rematch,
+    Replay,
     SayMau,
     StartMatch,
+    Stats,
     TableInfo,
     View,
     WatchTable,
@@ -64,7 +70,16 @@ from maumau.protocol.messages import (
 
 # --- examples: one valid, realistic instance of every message type ------------------------
 
-HELLO = Hello(version=PROTOCOL_VERSION, name="Anna", resume="resume-7f3a9c")
+PLAYER_STATS = {
+    "name": "Anna",
+    "matches": 4,
+    "wins": 3,
+    "rounds_won": 11,
+    "average_score": 31.5,
+}
+HELLO = Hello(
+    version=PROTOCOL_VERSION, name="Anna", resume="resume-7f3a9c", secret="s3cret-0123456789ab"
+)
 WELCOME = Welcome(
     version=PROTOCOL_VERSION,
     session="sess-01HZX3",
@@ -101,6 +116,7 @@ EXAMPLES: dict[str, Message] = {
             settings=TABLE_SETTINGS,
             bots=(1, 3),
             password="open sesame",
+            levels=("easy", "hard"),
         ),
         JoinTable(table=7, seat=2, password="open sesame"),
         WatchTable(table=7, password="open sesame"),
@@ -115,6 +131,49 @@ EXAMPLES: dict[str, Message] = {
         ChallengeCard(),
         SayMau(call="maumau"),
         CatchPlayer(target=2),
+        GetStats(limit=10),
+        ListMatches(limit=5, mine=True),
+        GetReplay(match=3, start=40, count=20),
+        Stats(leaders=(PLAYER_STATS,), you=PLAYER_STATS),
+        Matches(
+            matches=(
+                {
+                    "id": 3,
+                    "table": "Friday",
+                    "variant": "classic",
+                    "names": ("Anna", "Ada"),
+                    "bots": (False, True),
+                    "scores": (12, 151),
+                    "winner": 0,
+                    "finished": 1_790_000_000.5,
+                    "rounds": 4,
+                },
+            )
+        ),
+        Replay(
+            match=3,
+            table="Friday",
+            variant="classic",
+            names=("Anna", "Ada"),
+            total=300,
+            start=40,
+            steps=(
+                {
+                    "n": 40,
+                    "lines": ("Anna plays 7H",),
+                    "round": 1,
+                    "phase": "playing",
+                    "turn": 1,
+                    "direction": 1,
+                    "top": "7H",
+                    "named": "S",
+                    "penalty": 2,
+                    "hands": (("JH",), ("8C", "AS")),
+                    "scores": (0, 0),
+                    "stock": 12,
+                },
+            ),
+        ),
         Bye(),
         WELCOME,
         Error(code="not_your_turn", message="it is Bob's turn", ref="play", fatal=False),

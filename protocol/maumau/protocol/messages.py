@@ -30,6 +30,9 @@ _SEQ = s.integer(0, 2**62)
 _NAMED = s.one_of("S", "H", "D", "C", "R", "Y", "G", "B")
 _CALL = s.one_of("mau", "maumau")
 _NAME = s.text(NAME_MAX, 1, printable=True, trimmed=True)
+BOT_LEVELS = ("easy", "normal", "hard")
+_LEVEL = s.one_of(*BOT_LEVELS)
+_MATCH_ID = s.integer(1, 2**62)
 
 
 class MessageError(ValueError):
@@ -107,11 +110,13 @@ class Hello(Message):
         "version": s.integer(0, 65535),
         "name": _NAME,
         "resume": s.optional(s.text(128, 1)),
+        "secret": s.optional(s.text(128, 16)),
     }
-    OPTIONAL = frozenset({"resume"})
+    OPTIONAL = frozenset({"resume", "secret"})
     version: int
     name: str
     resume: str | None = None
+    secret: str | None = None
 
 
 @_register
@@ -132,12 +137,14 @@ class CreateTable(Message):
         "settings": s.free_map(),
         "bots": s.array(_SEAT, 10),
         "password": s.optional(s.text(PASSWORD_MAX, 1)),
+        "levels": s.optional(s.array(_LEVEL, 10)),
     }
-    OPTIONAL = frozenset({"password"})
+    OPTIONAL = frozenset({"password", "levels"})
     name: str
     settings: dict[str, Any]
     bots: tuple[int, ...]
     password: str | None = None
+    levels: tuple[str, ...] | None = None
 
 
 @_register
@@ -270,6 +277,45 @@ class CatchPlayer(Message):
 
 @_register
 @dataclass(frozen=True, slots=True)
+class GetStats(Message):
+    """Asks for the leaderboard (``limit`` players) and the sender's own statistics."""
+
+    TYPE = "get_stats"
+    SENDER = "client"
+    SCHEMA = {"limit": s.integer(1, 100)}
+    OPTIONAL = frozenset({"limit"})
+    limit: int = 20
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class ListMatches(Message):
+    """Asks for the latest finished matches; ``mine`` keeps only the sender's."""
+
+    TYPE = "list_matches"
+    SENDER = "client"
+    SCHEMA = {"limit": s.integer(1, 100), "mine": s.boolean}
+    OPTIONAL = frozenset({"limit", "mine"})
+    limit: int = 30
+    mine: bool = False
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class GetReplay(Message):
+    """Asks for steps ``start`` .. ``start + count - 1`` of a finished match's replay."""
+
+    TYPE = "get_replay"
+    SENDER = "client"
+    SCHEMA = {"match": _MATCH_ID, "start": s.integer(0, 2**31), "count": s.integer(1, 50)}
+    OPTIONAL = frozenset({"start", "count"})
+    match: int
+    start: int = 0
+    count: int = 50
+
+
+@_register
+@dataclass(frozen=True, slots=True)
 class Bye(Message):
     TYPE = "bye"
     SENDER = "client"
@@ -325,7 +371,8 @@ _SEAT_INFO = s.record(
         "connected": s.boolean,
         "away": s.boolean,
         "ready": s.boolean,
-    }
+    },
+    {"level": _LEVEL},
 )
 _TABLE_SUMMARY = s.record(
     {
@@ -538,6 +585,99 @@ class ChatLine(Message):
     scope: str
     sender: str
     text: str
+
+
+_PLAYER_STATS = s.record(
+    {
+        "name": _NAME,
+        "matches": s.integer(0, 2**31),
+        "wins": s.integer(0, 2**31),
+        "rounds_won": s.integer(0, 2**31),
+        "average_score": s.number(0, 1e9),
+    }
+)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Stats(Message):
+    """The leaderboard of human players, best first, and the receiver's own line."""
+
+    TYPE = "stats"
+    SENDER = "server"
+    SCHEMA = {"leaders": s.array(_PLAYER_STATS, 100), "you": s.optional(_PLAYER_STATS)}
+    leaders: tuple[dict[str, Any], ...]
+    you: dict[str, Any] | None
+
+
+_MATCH_SUMMARY = s.record(
+    {
+        "id": _MATCH_ID,
+        "table": s.text(TABLE_NAME_MAX, 1),
+        "variant": s.one_of("classic", "american"),
+        "names": s.array(_NAME, 10),
+        "bots": s.array(s.boolean, 10),
+        "scores": s.array(s.integer(0, 10_000_000), 10),
+        "winner": _SEAT,
+        "finished": s.number(0, 1e11),
+        "rounds": s.integer(0, 100_000),
+    }
+)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Matches(Message):
+    """Finished matches, newest first (``finished`` is a Unix time in seconds)."""
+
+    TYPE = "matches"
+    SENDER = "server"
+    SCHEMA = {"matches": s.array(_MATCH_SUMMARY, 100)}
+    matches: tuple[dict[str, Any], ...]
+
+
+_REPLAY_STEP = s.record(
+    {
+        "n": s.integer(0, 2**31),
+        "lines": s.array(s.text(500, 1), 50),
+        "round": s.integer(1, 100_000),
+        "phase": s.one_of("playing", "ending", "round_over", "match_over"),
+        "turn": _SEAT,
+        "direction": s.integer(-1, 1),
+        "top": s.card,
+        "named": s.optional(_NAMED),
+        "penalty": s.integer(0, 1000),
+        "hands": s.array(s.array(s.card, 108), 10),
+        "scores": s.array(s.integer(0, 10_000_000), 10),
+        "stock": s.integer(0, 108),
+    }
+)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Replay(Message):
+    """A page of a finished match's replay: step 0 is the first deal, step ``n`` the
+    match after its ``n``-th journaled action, with every hand revealed."""
+
+    TYPE = "replay"
+    SENDER = "server"
+    SCHEMA = {
+        "match": _MATCH_ID,
+        "table": s.text(TABLE_NAME_MAX, 1),
+        "variant": s.one_of("classic", "american"),
+        "names": s.array(_NAME, 10),
+        "total": s.integer(1, 2**31),
+        "start": s.integer(0, 2**31),
+        "steps": s.array(_REPLAY_STEP, 50),
+    }
+    match: int
+    table: str
+    variant: str
+    names: tuple[str, ...]
+    total: int
+    start: int
+    steps: tuple[dict[str, Any], ...]
 
 
 @_register

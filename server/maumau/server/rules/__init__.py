@@ -28,6 +28,8 @@ from .actions import (
     SayMau,
     SystemAction,
     TurnTimeout,
+    action_from_record,
+    action_to_record,
 )
 from .engine import IllegalAction, apply, legal_actions, new_match
 from .events import Event, describe
@@ -70,6 +72,8 @@ __all__ = [
     "TurnTimeout",
     "Variant",
     "WindowView",
+    "action_from_record",
+    "action_to_record",
     "apply",
     "describe",
     "legal_actions",

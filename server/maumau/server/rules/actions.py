@@ -21,8 +21,8 @@ first to arrive winning.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias
+from dataclasses import dataclass, fields
+from typing import Any, Final, Literal, TypeAlias
 
 from maumau.protocol.cards import CARD_COUNT, CODE_OF, NO_SUIT
 
@@ -130,3 +130,47 @@ new objects each time it lists legal actions.
 DRAWS: Final = tuple(Draw(seat) for seat in range(MAX_SEATS))
 PASSES: Final = tuple(Pass(seat) for seat in range(MAX_SEATS))
 CHALLENGES: Final = tuple(Challenge(seat) for seat in range(MAX_SEATS))
+
+_RECORD_TAGS: Final[dict[str, type[Action]]] = {
+    "play": Play,
+    "draw": Draw,
+    "pass": Pass,
+    "challenge": Challenge,
+    "say": SayMau,
+    "catch": Catch,
+    "end_window": EndCallWindow,
+    "timeout": TurnTimeout,
+    "next_round": NextRound,
+}
+_TAG_OF: Final[dict[type[Action], str]] = {cls: tag for tag, cls in _RECORD_TAGS.items()}
+
+
+def action_to_record(action: Action) -> list[Any]:
+    """A compact, JSON- and msgpack-safe list: the tag, then the fields in order.
+
+    ``Play(2, 17, -1, "mau")`` becomes ``["play", 2, 17, -1, "mau"]``. The journal stores
+    actions this way; :func:`action_from_record` reverses it.
+    """
+    return [_TAG_OF[type(action)], *(getattr(action, f.name) for f in fields(action))]
+
+
+def action_from_record(record: list[Any]) -> Action:
+    """The action a record made by :func:`action_to_record` describes.
+
+    Raises ValueError for a record that names no action or has wrong fields."""
+    if not isinstance(record, list | tuple) or not record:
+        raise ValueError(f"not an action record: {record!r}")
+    cls = _RECORD_TAGS.get(record[0]) if isinstance(record[0], str) else None
+    if cls is None:
+        raise ValueError(f"unknown action tag in {record!r}")
+    values = list(record[1:])
+    names = [f.name for f in fields(cls)]
+    if len(values) != len(names):
+        raise ValueError(f"{record[0]} takes {len(names)} fields, not {len(values)}")
+    for name, value in zip(names, values, strict=True):
+        if name == "call":
+            if value not in (None, "mau", "maumau"):
+                raise ValueError(f"bad call {value!r}")
+        elif not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{name} must be an integer, not {value!r}")
+    return cls(*values)

@@ -1,0 +1,180 @@
+"""The SQLite store and the journal's action records."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from maumau.server.rules import (
+    EndCallWindow,
+    NextRound,
+    Play,
+    Settings,
+    TurnTimeout,
+    action_from_record,
+    action_to_record,
+    apply,
+    legal_actions,
+    new_match,
+)
+from maumau.server.store import Store, StoreError, TableRecord, digest
+
+
+def random_actions(variant: str, seed: int, steps: int) -> list[object]:
+    """Actions of a random-legal match, system actions included."""
+    state, _ = new_match(Settings.create(variant, seats=3), seed)
+    rng = random.Random(seed)
+    taken: list[object] = []
+    for _ in range(steps):
+        if state.phase == "match_over":
+            break
+        if state.phase == "round_over":
+            action: object = NextRound()
+        elif state.windows and rng.random() < 0.3:
+            action = EndCallWindow(state.windows[0].id)
+        elif rng.random() < 0.02 and state.phase == "playing":
+            action = TurnTimeout(state.turn)
+        else:
+            seats = [s for s in range(3) if legal_actions(state, s)]
+            if not seats:
+                action = EndCallWindow(state.windows[0].id)
+            else:
+                action = rng.choice(legal_actions(state, rng.choice(seats)))
+        apply(state, action)  # type: ignore[arg-type]
+        taken.append(action)
+    return taken
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["classic", "american"]), st.integers(0, 2**32))
+def test_every_action_survives_its_record(variant: str, seed: int) -> None:
+    for action in random_actions(variant, seed, 200):
+        record = action_to_record(action)  # type: ignore[arg-type]
+        assert action_from_record(record) == action
+        assert action_from_record(list(record)) == action
+
+
+def test_replaying_records_rebuilds_the_match() -> None:
+    actions = random_actions("classic", 9, 400)
+    records = [action_to_record(a) for a in actions]  # type: ignore[arg-type]
+    original, _ = new_match(Settings.create("classic", seats=3), 9)
+    for action in actions:
+        apply(original, action)  # type: ignore[arg-type]
+    rebuilt, _ = new_match(Settings.create("classic", seats=3), 9)
+    for record in records:
+        apply(rebuilt, action_from_record(record))
+    assert rebuilt.to_dict() == original.to_dict()
+
+
+@pytest.mark.parametrize(
+    "record",
+    [[], ["fly", 1], ["play", 1, 2], ["play", 0, "7H", -1, None], ["say", 0, "hooray"], "play"],
+)
+def test_bad_records_are_refused(record: object) -> None:
+    with pytest.raises(ValueError):
+        action_from_record(record)  # type: ignore[arg-type]
+
+
+def test_play_record_is_compact() -> None:
+    assert action_to_record(Play(2, 17, -1, "mau")) == ["play", 2, 17, -1, "mau"]
+
+
+def test_a_name_belongs_to_its_first_secret(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    assert store.check_player("Ann", None) == "free"
+    assert store.check_player("Ann", "ann-secret-0123456789") == "ok"
+    assert store.check_player("Ann", "ann-secret-0123456789") == "ok"
+    assert store.check_player("Ann", "someone-else-0123456") == "reserved"
+    assert store.check_player("Ann", None) == "reserved"
+    (stored,) = store.db.execute("SELECT secret_sha256 FROM players").fetchone()
+    assert stored == digest("ann-secret-0123456789")
+    assert "ann-secret" not in (tmp_path / "s.db").read_bytes().decode("latin-1")
+
+
+def test_tables_sessions_and_journal_survive_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    assert store.next_table_id() == 1
+    seats = [{"name": "Ann", "bot": False, "session": "s1"}, {"name": "Ada", "bot": True}]
+    store.save_table(
+        TableRecord(4, "T", {"variant": "classic"}, "Ann", None, "playing", seats, 7, 1)
+    )
+    store.save_session(digest("tok"), "s1", "Ann", 4)
+    match_id = store.start_match(4, "T", {"variant": "classic"}, 99, ["Ann", "Ada"], [False, True])
+    store.append(match_id, 1, ["draw", 0], 8, {"turn": 1000, "next_round": None, "windows": []})
+    store.close()
+    again = Store(path)
+    (table,) = again.open_tables()
+    assert (table.id, table.status, table.seats, table.match_id) == (4, "playing", seats, 1)
+    assert again.next_table_id() == 5
+    (session,) = again.sessions()
+    assert (session.token_sha256, session.id, session.table_id) == (digest("tok"), "s1", 4)
+    (entry,) = again.journal(match_id)
+    assert (entry.n, entry.action, entry.seq, entry.timers["turn"]) == (1, ["draw", 0], 8, 1000)
+    again.close_table(4)
+    assert again.open_tables() == []
+
+
+def test_results_make_the_leaderboard(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    names = ["Ann", "Ada", "Bob"]
+    bots = [False, True, False]
+    first = store.start_match(1, "T", {"variant": "classic"}, 1, names, bots)
+    store.round_over(first, 1, 0, 30, [0, 10, 20])
+    store.round_over(first, 2, 0, 160, [0, 100, 60])
+    store.finish_match(first, 0, [0, 100, 60])
+    second = store.start_match(1, "T", {"variant": "classic"}, 2, names, bots)
+    store.round_over(second, 1, 2, 150, [90, 60, 0])
+    store.finish_match(second, 2, [90, 60, 0])
+    unfinished = store.start_match(1, "T", {"variant": "classic"}, 3, names, bots)
+    board = store.leaderboard(10)
+    assert [row["name"] for row in board] == ["Bob", "Ann"]  # one win each: lower average
+    assert board[1] == {
+        "name": "Ann",
+        "matches": 2,
+        "wins": 1,
+        "rounds_won": 2,
+        "average_score": 45.0,
+    }
+    assert store.player_stats("Bob") == {
+        "name": "Bob",
+        "matches": 2,
+        "wins": 1,
+        "rounds_won": 1,
+        "average_score": 30.0,
+    }
+    assert store.player_stats("Ada") is None  # bots are not ranked
+    finished = store.finished_matches(10)
+    assert [m.id for m in finished] == [second, first]
+    assert unfinished not in [m.id for m in finished]
+    assert [m.id for m in store.finished_matches(10, name="Ann")] == [second, first]
+    assert store.finished_matches(10, name="Ada") == []
+
+
+def test_two_servers_cannot_share_a_database(tmp_path: Path) -> None:
+    first = Store(tmp_path / "s.db")
+    with pytest.raises(StoreError, match="another maumau-server"):
+        Store(tmp_path / "s.db")
+    first.close()
+    Store(tmp_path / "s.db").close()
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="cannot use"):
+        Store(path)
+
+
+def test_database_runs_in_wal_mode(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    (mode,) = store.db.execute("PRAGMA journal_mode").fetchone()
+    assert mode == "wal"
+    store.close()
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("1",)
