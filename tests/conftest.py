@@ -9,6 +9,10 @@ change it.
 from __future__ import annotations
 
 import functools
+import os
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +23,12 @@ DEFAULT_DEADLINE = 120.0
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "deadline(seconds): time limit of a trio test")
+    # Servers and clients started by tests keep their database and config here, never
+    # in the user's own directories.
+    home = Path(tempfile.mkdtemp(prefix="maumau-tests-"))
+    os.environ["XDG_DATA_HOME"] = str(home / "data")
+    os.environ["XDG_CONFIG_HOME"] = str(home / "config")
+    config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
 
 
 def _run_with_deadline(seconds: float, fn: Any, *args: Any, **kwargs: Any) -> Any:

@@ -23,8 +23,10 @@ SERVER = [sys.executable, "-m", "maumau.server.cli"]
 
 
 def start_server(*args: str) -> tuple[subprocess.Popen[str], int]:
+    """Start ``maumau-server``; without ``--db`` among ``args`` it keeps no database."""
+    db = [] if "--db" in args else ["--no-db"]
     process = subprocess.Popen(
-        [*SERVER, "--host", "127.0.0.1", "--port", "0", *args],
+        [*SERVER, "--host", "127.0.0.1", "--port", "0", *db, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -105,7 +107,7 @@ def test_port_in_use_is_a_clear_error() -> None:
     process, port = start_server()
     try:
         clash = subprocess.run(
-            [*SERVER, "--host", "127.0.0.1", "--port", str(port)],
+            [*SERVER, "--host", "127.0.0.1", "--port", str(port), "--no-db"],
             capture_output=True,
             text=True,
             timeout=30,

@@ -16,8 +16,10 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +30,7 @@ from maumau.client.screens import (
     LobbyScreen,
     NewTableScreen,
     ResultScreen,
+    SeatPlan,
     SuitPicker,
     TableScreen,
 )
@@ -56,6 +59,11 @@ def running_server(*extra: str) -> Iterator[int]:
             "11",
             "--bot-delay",
             "0.05",
+            *(
+                ()
+                if "--no-db" in extra
+                else ("--db", str(Path(tempfile.mkdtemp(prefix="maumau-db-")) / "server.db"))
+            ),
             *extra,
         ],
         stdout=subprocess.PIPE,
@@ -118,8 +126,7 @@ async def create_table(pilot: Any, app: MauMauApp, variant: str = "classic") -> 
     await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
     if variant == "american":
         app.screen.query_one("#t-variant").value = "american"
-    bots = app.screen.query_one("#t-bots")
-    bots.value = "3"
+    app.screen.query_one(SeatPlan).choices[1] = "normal"  # three bots, no open seat
     app.screen.query_one("#t-window").value = "300"
     await pilot.press("ctrl+s")
     await until(pilot, lambda: isinstance(app.screen, TableScreen))
@@ -187,6 +194,7 @@ async def test_connect_create_a_table_and_play_a_round_by_keys(server: int) -> N
             await pilot.pause(0.02)
         assert isinstance(app.screen, ResultScreen), f"no round result after {moves}"
         assert moves
+        await until(pilot, lambda: app.screen.query("Static"))  # composed
         result = app.screen.query_one("Static").content
         assert "goes out" in str(result)
         if armed_plays:
@@ -253,7 +261,7 @@ async def test_lost_connection_shows_a_banner_and_the_table_comes_back(server: i
         await create_table(pilot, app)
         hand_before = sorted(app.model.view.hand)
         table_id = app.model.table.id
-        banner = app.query_one("#banner")
+        banner = app.screen.query_one("#banner")
         proxy.cut()
         await until(pilot, lambda: banner.display and "reconnecting" in str(banner.content))
         await until(pilot, lambda: not banner.display, timeout=20)

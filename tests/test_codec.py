@@ -155,6 +155,7 @@ EXAMPLES: dict[str, Message] = {
             table="Friday",
             variant="classic",
             names=("Anna", "Ada"),
+            bots=(False, True),
             total=300,
             start=40,
             steps=(

@@ -11,6 +11,7 @@ import trio.testing
 
 from maumau.protocol.codec import encode_frame
 from maumau.protocol.messages import (
+    PROTOCOL_VERSION,
     Bye,
     CatchPlayer,
     Chat,
@@ -207,7 +208,9 @@ async def test_names_must_be_printable_and_unique(nursery, autojump_clock) -> No
         client_stream, server_stream = trio.testing.memory_stream_pair()
         nursery.start_soon(server.handle, server_stream)
         client = WireClient(client_stream, "?")
-        await client_stream.send_all(encode_frame({"type": "hello", "version": 1, "name": name}))
+        await client_stream.send_all(
+            encode_frame({"type": "hello", "version": PROTOCOL_VERSION, "name": name})
+        )
         error = await client.wait_for(Error)
         assert error.code == code and "hello.name" in error.message
     client_stream, server_stream = trio.testing.memory_stream_pair()

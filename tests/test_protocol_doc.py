@@ -44,6 +44,7 @@ ERROR_RAISERS = {
     "RemoteProtocolError",
     "MessageError",
     "_fail",
+    "_refuse",
 }
 
 

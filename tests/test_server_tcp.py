@@ -172,7 +172,7 @@ async def test_garbage_and_oversized_frames_do_not_disturb_another_table(
         await stream.aclose()
         return received
 
-    hello = msgpack.packb({"type": "hello", "version": 1, "name": "Mallory"})
+    hello = msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION, "name": "Mallory"})
     garbage = struct.pack(">I", len(hello)) + hello + struct.pack(">I", 9) + b"\xc1" * 9
     oversized = struct.pack(">I", 10_000_000) + b"x" * 1000
     answers: list[bytes] = []

@@ -133,8 +133,8 @@ def test_results_make_the_leaderboard(tmp_path: Path) -> None:
     store.finish_match(second, 2, [90, 60, 0])
     unfinished = store.start_match(1, "T", {"variant": "classic"}, 3, names, bots)
     board = store.leaderboard(10)
-    assert [row["name"] for row in board] == ["Bob", "Ann"]  # one win each: lower average
-    assert board[1] == {
+    assert [row["name"] for row in board] == ["Ann", "Bob"]  # one win each: higher average
+    assert board[0] == {
         "name": "Ann",
         "matches": 2,
         "wins": 1,

@@ -12,6 +12,7 @@ from maumau.protocol.messages import (
     CatchPlayer,
     ChallengeCard,
     DrawCard,
+    Error,
     Message,
     PassTurn,
     PlayCard,
@@ -45,17 +46,27 @@ async def play_scripted(
     says_mau: bool = True,
     on_view: Callable[[View], Any] | None = None,
     stop: Callable[[View], bool] = lambda v: v.phase == "match_over",
+    act_on_current: bool = False,
 ) -> None:
     """Play from the views: a legal card if any (else draw/pass), say Mau when owed,
-    ready up after each round. Returns when ``stop(view)`` is true."""
+    ready up after each round. Returns when ``stop(view)`` is true. With
+    ``act_on_current`` it starts from the view the client already holds."""
     acted_seq = -1
+    acted_on: tuple[object, ...] | None = None  # the position the last move was made in
     readied_round = -1
     said: set[int] = set()
+    pending = client.view if act_on_current else None
     while True:
-        try:
-            message = await client.receive()
-        except ServerClosed:
-            return
+        if pending is not None:
+            message: Message = pending
+            pending = None
+        else:
+            try:
+                message = await client.receive()
+            except ServerClosed:
+                return
+        if isinstance(message, Error):
+            acted_on = None  # refused: act again on the next view
         if not isinstance(message, View):
             continue
         view = message
@@ -69,6 +80,9 @@ async def play_scripted(
             continue
         if view.seq <= acted_seq:
             continue
+        position = (view.round, view.turn, view.hand, view.drawn, view.penalty, view.top)
+        if position == acted_on:
+            continue  # a change elsewhere at the table; our move is still on its way
         legal = list(view.legal)
         owed = [
             w["id"]
@@ -96,6 +110,7 @@ async def play_scripted(
         ):
             message_out = PlayCard(message_out.card, message_out.named, "mau")
         acted_seq = view.seq
+        acted_on = position
         await client.send(message_out)
 
 

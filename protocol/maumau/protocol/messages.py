@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import schema as s
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 NAME_MAX = 24
 CHAT_MAX = 200
 TABLE_NAME_MAX = 32
@@ -657,8 +657,8 @@ _REPLAY_STEP = s.record(
 @_register
 @dataclass(frozen=True, slots=True)
 class Replay(Message):
-    """A page of a finished match's replay: step 0 is the first deal, step ``n`` the
-    match after its ``n``-th journaled action, with every hand revealed."""
+    """A page of a finished match's replay: step 0 is the first deal, each later step
+    the match after an action that changed something, with every hand revealed."""
 
     TYPE = "replay"
     SENDER = "server"
@@ -667,6 +667,7 @@ class Replay(Message):
         "table": s.text(TABLE_NAME_MAX, 1),
         "variant": s.one_of("classic", "american"),
         "names": s.array(_NAME, 10),
+        "bots": s.array(s.boolean, 10),
         "total": s.integer(1, 2**31),
         "start": s.integer(0, 2**31),
         "steps": s.array(_REPLAY_STEP, 50),
@@ -675,6 +676,7 @@ class Replay(Message):
     table: str
     variant: str
     names: tuple[str, ...]
+    bots: tuple[bool, ...]
     total: int
     start: int
     steps: tuple[dict[str, Any], ...]

@@ -19,6 +19,7 @@ import sys
 
 import trio
 
+from . import store
 from .server import DEFAULT_PORT, Server, serve
 
 log = logging.getLogger("maumau.server")
@@ -48,8 +49,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--bot-forgets",
         type=float,
-        default=0.15,
-        help="how often a bot forgets to say Mau, 0 to 1 (default 0.15)",
+        default=None,
+        help="how often every bot forgets to say Mau, 0 to 1 (default: as its level does)",
+    )
+    parser.add_argument(
+        "--hard-budget-ms",
+        type=int,
+        default=200,
+        help="how long the hard bot may think per move, in ms (default 200)",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH",
+        help=f"SQLite database: journal, tables, results (default {store.default_path()})",
+    )
+    parser.add_argument(
+        "--no-db",
+        action="store_true",
+        help="keep nothing: no crash recovery, results, leaderboard or replays",
+    )
+    parser.add_argument(
+        "--hello-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a new connection has to send its hello (default 10)",
     )
     parser.add_argument(
         "--move-rate",
@@ -70,10 +94,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--max-clients must be at least 1")
     if args.move_rate <= 0:
         parser.error("--move-rate must be above 0")
-    if not 0 <= args.bot_forgets <= 1:
+    if args.bot_forgets is not None and not 0 <= args.bot_forgets <= 1:
         parser.error("--bot-forgets must be between 0 and 1")
     if args.bot_delay < 0:
         parser.error("--bot-delay cannot be negative")
+    if not 0.1 <= args.hello_timeout <= 600:
+        parser.error("--hello-timeout must be between 0.1 and 600 seconds")
+    if not 0 <= args.hard_budget_ms <= 10_000:
+        parser.error("--hard-budget-ms must be between 0 and 10000")
+    if args.db is not None and args.no_db:
+        parser.error("--db and --no-db cannot be used together")
     return args
 
 
@@ -98,7 +128,7 @@ def local_addresses() -> list[str]:
     return found or ["127.0.0.1"]
 
 
-async def run(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace, db: store.Store | None) -> None:
     server = Server(
         seed=args.seed,
         max_clients=args.max_clients,
@@ -106,6 +136,9 @@ async def run(args: argparse.Namespace) -> None:
         bot_forgets=args.bot_forgets,
         move_rate=args.move_rate,
         move_burst=2 * args.move_rate,
+        hello_timeout=args.hello_timeout,
+        store=db,
+        hard_budget=args.hard_budget_ms / 1000,
     )
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
@@ -117,12 +150,26 @@ async def run(args: argparse.Namespace) -> None:
             for host in hosts:
                 shown = f"[{host}]" if ":" in host else host
                 print(f"  maumau-client {shown}:{port}", flush=True)
+            if db is not None:
+                print(f"Games are journaled to {db.path}", flush=True)
             async for signum in signals:
                 log.info("received %s", signal.Signals(signum).name)
                 break
             with trio.move_on_after(1.5):
                 await server.shutdown()
             nursery.cancel_scope.cancel()
+
+
+def raise_open_file_limit() -> None:
+    """Allow as many open connections as the system lets this process have."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 def _first_os_error(error: BaseException) -> OSError | None:
@@ -147,8 +194,18 @@ def main(argv: list[str] | None = None) -> None:
     # and never scan what was loaded at start-up.
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
+    raise_open_file_limit()
+    db: store.Store | None = None
+    if not args.no_db:
+        path = args.db or str(store.default_path())
+        try:
+            db = store.Store(path)
+        except (store.StoreError, OSError) as error:
+            print(f"maumau-server: {error}", file=sys.stderr)
+            raise SystemExit(1) from None
+        log.info("database: %s", path)
     try:
-        trio.run(run, args)
+        trio.run(run, args, db)
     except (OSError, BaseExceptionGroup) as error:
         failure = _first_os_error(error)
         if failure is None:

@@ -36,6 +36,7 @@ import itertools
 import logging
 import random
 import secrets
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,23 +58,31 @@ from maumau.protocol.messages import (
     ChatLine,
     CreateTable,
     Error,
+    GetReplay,
+    GetStats,
     Goodbye,
     Hello,
     JoinTable,
     LeaveTable,
+    ListMatches,
     ListTables,
     Lobby,
+    Matches,
     Message,
     Ping,
     Pong,
     Ready,
     Rematch,
+    Replay,
     StartMatch,
+    Stats,
     WatchTable,
     Welcome,
 )
 
+from . import bots, replay
 from .rules import IllegalAction, Settings, SettingsError
+from .store import Store, digest
 from .table import Table, TableError
 
 log = logging.getLogger("maumau.server")
@@ -169,11 +178,16 @@ class Link:
 
 @dataclass(eq=False)
 class Session:
-    """A player, across reconnects."""
+    """A player, across reconnects (and, with a store, across server restarts).
+
+    ``key`` is the SHA-256 of the resume token: sessions are looked up by it, so the
+    token itself is never compared or stored. ``resume`` is the token, known until a
+    restart (after it, from the client's next hello)."""
 
     id: str
     name: str
     resume: str
+    key: str = ""
     link: Link | None = None
     table: Table | None = None
     rtt: float | None = None
@@ -204,12 +218,18 @@ class Server:
         seed: int | None = None,
         max_clients: int = 200,
         bot_delay: float = 0.8,
-        bot_forgets: float = 0.15,
+        bot_forgets: float | None = None,
         ping_interval: float = PING_INTERVAL,
         hello_timeout: float = HELLO_TIMEOUT,
         move_rate: float = 20.0,
         move_burst: float = 40.0,
+        store: Store | None = None,
+        hard_budget: float = 0.2,
     ) -> None:
+        """``bot_forgets`` (0..1) overrides how often every bot forgets to say Mau
+        (None: as its level does). ``store`` keeps the journal, tables, sessions and
+        results; without one nothing outlives the process. ``hard_budget`` is the
+        hard bot's thinking time per move in seconds (0: it moves at once)."""
         self.rng = random.Random(seed)
         self.max_clients = max_clients
         self.bot_delay = bot_delay
@@ -218,10 +238,16 @@ class Server:
         self.hello_timeout = hello_timeout
         self.move_rate = move_rate
         self.move_burst = move_burst
-        self.sessions: dict[str, Session] = {}  # by resume token
+        self.store = store
+        self.hard_budget = hard_budget
+        # Hard bots think in worker threads, one at a time: a search holds the GIL
+        # most of the time, and the connections must not starve behind several.
+        self.thinking = trio.CapacityLimiter(1)
+        self.sessions: dict[str, Session] = {}  # by the SHA-256 of the resume token
         self.tables: dict[int, Table] = {}
         self.links: set[Link] = set()
-        self._table_ids = itertools.count(1)
+        self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
+        self._replays = replay.ReplayCache()
         self._nursery: trio.Nursery | None = None
         self._lobby_dirty = False
         self._lobby_wakeup = trio.Event()
@@ -277,6 +303,8 @@ class Server:
         for seat in request.bots:
             if not 0 <= seat < settings.seats:
                 raise TableError("no_such_seat", f"bots: there is no seat {seat} at this table")
+        if request.levels and len(request.levels) != len(request.bots):
+            raise TableError("bad_settings", "levels: give one level for each bot seat")
         return settings
 
     def create_table(self, session: Session, request: CreateTable, settings: Settings) -> Table:
@@ -288,7 +316,10 @@ class Server:
             settings,
             session.name,
             request.password,
-            list(request.bots),
+            {
+                seat: request.levels[i] if request.levels else bots.DEFAULT_LEVEL
+                for i, seat in enumerate(request.bots)
+            },
             self.rng.randrange(2**63),
         )
         self.tables[table_id] = table
@@ -313,7 +344,18 @@ class Server:
                 self._close_if_empty(table)
 
     def _close_if_empty(self, table: Table) -> None:
-        if not table.has_humans() and table.status != "playing":
+        if table.closed:
+            return
+        if table.status == "finished" and not table.has_connected_humans():
+            # Nobody is there to see the result or ask for a rematch.
+            table.close()
+            self.tables.pop(table.id, None)
+            log.info(
+                "table %d %r closed: the match is over and nobody is connected",
+                table.id,
+                table.name,
+            )
+        elif not table.has_humans() and table.status != "playing":
             table.close()
             self.tables.pop(table.id, None)
             log.info("table %d %r closed", table.id, table.name)
@@ -381,6 +423,12 @@ class Server:
             if table is None:
                 raise TableError("not_at_table", "you are not at a table")
             table.rematch(session)
+        elif isinstance(message, GetStats):
+            session.send(self.stats_message(session, message.limit))
+        elif isinstance(message, ListMatches):
+            session.send(self.matches_message(session, message.limit, message.mine))
+        elif isinstance(message, GetReplay):
+            session.send(self.replay_message(message))
         elif isinstance(message, Chat):
             if message.scope == "table":
                 if table is None:
@@ -393,6 +441,84 @@ class Server:
                         other.send(line)
         else:
             raise TableError("unexpected", f"{kind} is not expected now")
+        if session.table is not table:
+            self._save_session(session)
+
+    # --- persistence -------------------------------------------------------------------
+
+    def _save_session(self, session: Session) -> None:
+        if self.store is not None:
+            table_id = session.table.id if session.table is not None else None
+            try:
+                self.store.save_session(session.key, session.id, session.name, table_id)
+            except sqlite3.Error:
+                log.exception("session of %s could not be saved", session.name)
+
+    def _need_store(self) -> Store:
+        if self.store is None:
+            raise TableError("no_store", "this server keeps no records (it runs without --db)")
+        return self.store
+
+    def stats_message(self, session: Session, limit: int) -> Stats:
+        store = self._need_store()
+        return Stats(tuple(store.leaderboard(limit)), store.player_stats(session.name))
+
+    def matches_message(self, session: Session, limit: int, mine: bool) -> Matches:
+        store = self._need_store()
+        found = store.finished_matches(limit, session.name if mine else None)
+        return Matches(tuple(replay.match_summary(store, record) for record in found))
+
+    def replay_message(self, request: GetReplay) -> Replay:
+        store = self._need_store()
+        return self._replays.page(store, request.match, request.start, request.count)
+
+    def restore(self) -> None:
+        """Rebuild sessions and open tables from the store (after a restart or crash)."""
+        store = self.store
+        if store is None:
+            return
+        by_id: dict[str, Session] = {}
+        session_records = store.sessions()
+        for record in session_records:
+            session = Session(record.id, record.name, "", key=record.token_sha256)
+            self.sessions[session.key] = session
+            by_id[session.id] = session
+        restored = 0
+        for table_record in store.open_tables():
+            try:
+                settings = Settings.from_dict(table_record.settings)
+                table = Table(
+                    self,
+                    table_record.id,
+                    table_record.name,
+                    settings,
+                    table_record.creator or "",
+                    table_record.password,
+                    {},
+                    self.rng.randrange(2**63),
+                )
+                match = (
+                    store.match(table_record.match_id)
+                    if table_record.match_id is not None
+                    else None
+                )
+                journal = list(store.journal(match.id)) if match is not None else []
+                table.restore(table_record, by_id, match, journal)
+            except Exception:
+                log.exception("table %d could not be restored; closing it", table_record.id)
+                store.close_table(table_record.id)
+                continue
+            self.tables[table.id] = table
+            assert self._nursery is not None
+            self._nursery.start_soon(table.run)
+            restored += 1
+        for record in session_records:
+            session = self.sessions[record.token_sha256]
+            watched = self.tables.get(record.table_id) if record.table_id is not None else None
+            if session.table is None and watched is not None:
+                session.table = watched  # a spectator: watches again on resuming
+        if restored or self.sessions:
+            log.info("restored %d tables and %d sessions", restored, len(self.sessions))
 
     # --- connections --------------------------------------------------------------------
 
@@ -490,7 +616,9 @@ class Server:
                 continue
             if isinstance(message, Bye):
                 self._leave_current(session)
-                self.sessions.pop(session.resume, None)
+                self.sessions.pop(session.key, None)
+                if self.store is not None:
+                    self.store.drop_session(session.key)
                 link.session = None
                 self.lobby_changed()
                 return
@@ -545,42 +673,11 @@ class Server:
                 )
             )
             return None
-        session = self.sessions.get(hello.resume) if hello.resume else None
-        if hello.resume and session is None:
-            link.send(Error("unknown_resume", "that resume token is not known here", "hello", True))
+        found = self._session_for(link, hello)
+        if found is None:
             return None
-        if session is None:
-            connected = sum(1 for s in self.sessions.values() if s.connected)
-            if connected >= self.max_clients:
-                link.send(Error("server_full", "the server is full", "hello", True))
-                return None
-            if any(s.name == hello.name and s.connected for s in self.sessions.values()):
-                link.send(
-                    Error("name_taken", f"somebody called {hello.name} is online", "hello", True)
-                )
-                return None
-            # A name held by a disconnected session without a table is freed.
-            for token, old in list(self.sessions.items()):
-                keeps_seat = old.table is not None and old.table.seat_of(old) is not None
-                if old.name == hello.name and not old.connected and not keeps_seat:
-                    if old.table is not None:
-                        old.table.leave(old)
-                    del self.sessions[token]
-            if any(s.name == hello.name for s in self.sessions.values()):
-                link.send(
-                    Error(
-                        "name_taken",
-                        f"{hello.name} is keeping a seat; resume with its token",
-                        "hello",
-                        True,
-                    )
-                )
-                return None
-            session = Session(secrets.token_hex(8), hello.name, secrets.token_urlsafe(24))
-            self.sessions[session.resume] = session
-            resumed = False
-        else:
-            resumed = True
+        session, resumed = found
+        if resumed:
             session.pings.clear()
             previous = session.link
             if previous is not None:
@@ -588,6 +685,7 @@ class Server:
                 previous.close()
         session.link = link
         link.session = session
+        self._save_session(session)
         link.send(Welcome(PROTOCOL_VERSION, session.id, session.resume, session.name, resumed))
         log.info("%s %s (%s)", session.name, "resumed" if resumed else "connected", link.peer)
         if session.table is not None and session.table.closed:
@@ -598,6 +696,85 @@ class Server:
             link.send(self.lobby_message())
         self.lobby_changed()
         return session
+
+    def _owner(self, hello: Hello) -> str | None:
+        """Whose the name is: ``ok`` (the secret matches), ``free``, ``reserved``, or
+        None on a server without records."""
+        if self.store is None:
+            return None
+        try:
+            return self.store.check_player(hello.name, hello.secret)
+        except sqlite3.Error:
+            log.exception("the name %s could not be checked", hello.name)
+            return "free"
+
+    @staticmethod
+    def _refuse(code: str, text: str, link: Link) -> None:
+        """Refuse a hello: a fatal error naming it."""
+        link.send(Error(code, text, "hello", True))
+
+    def _session_for(self, link: Link, hello: Hello) -> tuple[Session, bool] | None:
+        """The session a hello takes (and whether it is taken back), or None after
+        telling the peer why not.
+
+        A resume token takes its session back. So does the name's secret, on a server
+        that keeps records: the session then gets a new token (the old one stops
+        working), so a player whose client lost its token still gets their seat back.
+        """
+        if hello.resume:
+            session = self.sessions.get(digest(hello.resume))
+            if session is None:
+                self._refuse("unknown_resume", "that resume token is not known here", link)
+                return None
+            session.resume = hello.resume
+            return session, True
+        owner = self._owner(hello)
+        if owner == "reserved":
+            self._refuse(
+                "name_reserved",
+                f"the name {hello.name} belongs to another player; pick another",
+                link,
+            )
+            return None
+        if owner == "ok":
+            mine = next((s for s in self.sessions.values() if s.name == hello.name), None)
+            if mine is not None:
+                del self.sessions[mine.key]
+                if self.store is not None:
+                    self.store.drop_session(mine.key)
+                mine.resume = secrets.token_urlsafe(24)
+                mine.key = digest(mine.resume)
+                self.sessions[mine.key] = mine
+                return mine, True
+        connected = sum(1 for s in self.sessions.values() if s.connected)
+        if connected >= self.max_clients:
+            self._refuse("server_full", "the server is full", link)
+            return None
+        if any(s.name == hello.name and s.connected for s in self.sessions.values()):
+            self._refuse("name_taken", f"somebody called {hello.name} is online", link)
+            return None
+        # A name held by a disconnected session without a seat is freed.
+        for token, old in list(self.sessions.items()):
+            keeps_seat = (
+                old.table is not None
+                and not old.table.closed
+                and old.table.seat_of(old) is not None
+            )
+            if old.name == hello.name and not old.connected and not keeps_seat:
+                if old.table is not None:
+                    old.table.leave(old)
+                del self.sessions[token]
+                if self.store is not None:
+                    self.store.drop_session(token)
+        if any(s.name == hello.name for s in self.sessions.values()):
+            self._refuse(
+                "name_taken", f"{hello.name} is keeping a seat; resume with its token", link
+            )
+            return None
+        token = secrets.token_urlsafe(24)
+        session = Session(secrets.token_hex(8), hello.name, token, key=digest(token))
+        self.sessions[session.key] = session
+        return session, False
 
     async def _pinger(self, session: Session, link: Link) -> None:
         """Ping every ``ping_interval``; the pongs measure the round trip (for lag
@@ -637,6 +814,7 @@ async def serve(
     """Listen and serve until cancelled; ``task_status.started`` gets the bound port."""
     async with trio.open_nursery() as nursery:
         server._nursery = nursery
+        server.restore()
         nursery.start_soon(server._lobby_broadcaster)
         listeners = await nursery.start(
             functools.partial(trio.serve_tcp, server.handle, port, host=host)

@@ -394,12 +394,13 @@ class Store:
         return [_match_record(row) for row in rows]
 
     def leaderboard(self, limit: int) -> list[dict[str, Any]]:
-        """Human players by matches won, then win rate, then average score (lower is
-        better in Mau Mau: points are what was left in hand)."""
+        """Human players by matches won, then share of matches won, then average final
+        score (higher is better: a round's winner scores what is left in the other
+        hands)."""
         rows = self.db.execute(
             "SELECT name, COUNT(*), SUM(won), SUM(rounds_won), AVG(score) FROM results "
             "WHERE bot=0 GROUP BY name "
-            "ORDER BY SUM(won) DESC, 1.0 * SUM(won) / COUNT(*) DESC, AVG(score) ASC, name "
+            "ORDER BY SUM(won) DESC, 1.0 * SUM(won) / COUNT(*) DESC, AVG(score) DESC, name "
             "LIMIT ?",
             (limit,),
         )

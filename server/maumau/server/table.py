@@ -29,6 +29,7 @@ import logging
 import math
 import random
 import re
+import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +68,8 @@ from .rules import (
     SayMau,
     Settings,
     TurnTimeout,
+    action_from_record,
+    action_to_record,
     apply,
     describe,
     new_match,
@@ -75,6 +78,7 @@ from .rules import (
     view,
 )
 from .rules.events import CardPlayed, FalseCatch
+from .store import JournalEntry, MatchRecord, Store, TableRecord
 
 if TYPE_CHECKING:
     from .server import Server, Session
@@ -84,6 +88,7 @@ log = logging.getLogger("maumau.table")
 BOT_NAMES = ["Ada", "Bert", "Cleo", "Dan", "Edda", "Finn", "Greta", "Hugo", "Ines", "Jo"]
 AWAY_AFTER_TIMEOUTS = 3
 ROUND_PAUSE_S = 20.0
+UNWATCHED_ROUND_PAUSE_S = 5.0
 MIN_BOT_CATCH_DELAY = 0.3
 MAX_STAMPS = 20  # stamps one mau_decision carries (the protocol's limit)
 
@@ -93,6 +98,7 @@ class SeatState:
     name: str | None = None
     session: Session | None = None
     bot: bool = False
+    level: str = bots.DEFAULT_LEVEL
     away: bool = False
     ready: bool = False
     timeouts: int = 0
@@ -146,7 +152,7 @@ class Table:
         settings: Settings,
         creator: str,
         password: str | None,
-        bot_seats: list[int],
+        bot_seats: dict[int, str],
         seed: int,
     ) -> None:
         self.server = server
@@ -157,11 +163,13 @@ class Table:
         self.creator = creator
         self.password = password
         self.seats = [SeatState() for _ in range(settings.seats)]
-        for seat in bot_seats:
-            self._make_bot(seat)
+        for seat, level in bot_seats.items():
+            self._make_bot(seat, level)
         self.spectators: list[Session] = []
         self.status = "waiting"
         self.match: MatchState | None = None
+        self.match_id: int | None = None  # the match's number in the store
+        self.journal_n = 0  # actions of the current match journaled so far
         self.seq = 0
         self.rng = random.Random(seed)
         self.arbiter = Arbiter()
@@ -172,17 +180,20 @@ class Table:
         self.bot_catch_due: dict[int, float] = {}
         self.next_round_due: float | None = None
         self.closed = False
+        self._thinking: tuple[int, int] | None = None  # (seat, action_no) a hard bot ponders
         self._wakeup = trio.Event()
         self._sleeping_until = -math.inf  # the deadline the timer task waits for
 
     # --- membership ---------------------------------------------------------------
 
-    def _make_bot(self, seat: int) -> None:
+    def _make_bot(self, seat: int, level: str = bots.DEFAULT_LEVEL) -> None:
         if not 0 <= seat < len(self.seats):
             raise TableError("no_such_seat", f"there is no seat {seat} at this table")
-        used = {s.name for s in self.seats}
+        if level not in bots.LEVELS:
+            raise TableError("bad_settings", f"bot level must be one of {', '.join(bots.LEVELS)}")
+        used = {s.name for s in self.seats} | {self.creator}
         name = next(n for n in BOT_NAMES if n not in used)
-        self.seats[seat] = SeatState(name=name, bot=True, ready=True)
+        self.seats[seat] = SeatState(name=name, bot=True, level=level, ready=True)
 
     def names(self) -> list[str]:
         return [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
@@ -277,6 +288,11 @@ class Table:
             self._send_views([session])
         self._schedule()
 
+    def has_connected_humans(self) -> bool:
+        return any(s.session is not None and s.session.connected for s in self.seats) or any(
+            s.connected for s in self.spectators
+        )
+
     def has_humans(self) -> bool:
         return any(s.session is not None for s in self.seats) or bool(self.spectators)
 
@@ -317,7 +333,18 @@ class Table:
 
     def _start_match(self) -> None:
         self.status = "playing"
-        self.match, events = new_match(self.settings, self.rng.randrange(2**63))
+        seed = self.rng.randrange(2**63)
+        self.match, events = new_match(self.settings, seed)
+        self.journal_n = 0
+        store = self.server.store
+        self.match_id = None
+        if store is not None:
+            try:
+                self.match_id = store.start_match(
+                    self.id, self.name, self.settings_wire, seed, self.names(), self.bot_flags()
+                )
+            except sqlite3.Error:
+                log.exception("table %d: the match could not be recorded", self.id)
         for seat in self.seats:
             seat.timeouts = 0
             seat.ready = seat.bot
@@ -382,7 +409,7 @@ class Table:
         self._decide_claims()
         played_at = self.match.action_no  # the id of a window this play opens
         events = apply(self.match, action)  # raises IllegalAction, state unchanged
-        self._after_change(events, turn_ended=self.match.drawn < 0)
+        self._after_change(events, turn_ended=self.match.drawn < 0, action=action)
         for event in events:
             if isinstance(event, CardPlayed) and event.call:
                 # The call came with the play: it was first, at the moment of the play.
@@ -420,7 +447,7 @@ class Table:
                 by_window.setdefault(window, (target, [], [], opened))
                 by_window[window][1].append(claim)
                 by_window[window][2].append(outcome)
-            self._after_change(events, turn_ended=False)
+            self._after_change(events, turn_ended=False, action=action)
         for window, (target, claims, outcomes, opened) in by_window.items():
             text = decision_text(names, target, opened, claims, outcomes[0])
             self._send_decision_text(window, target, outcomes[0], claims, opened, text)
@@ -455,7 +482,11 @@ class Table:
 
     # --- after every change -----------------------------------------------------------
 
-    def _after_change(self, events: list[Event], turn_ended: bool) -> None:
+    def _after_change(
+        self, events: list[Event], turn_ended: bool, action: Action | None = None
+    ) -> None:
+        """Events, timers, the journal, then the views: in that order, so that nothing
+        is sent before the action that caused it is journaled."""
         match = self.match
         assert match is not None
         now = trio.current_time()
@@ -479,19 +510,172 @@ class Table:
             self.turn_due = None  # no turn runs while a round ends or between rounds
         elif turn_ended or self.turn_due is None:
             self.turn_due = now + self.settings.turn_timeout_s
+        round_ended = match.phase in ("round_over", "match_over") and self.next_round_due is None
         if match.phase == "round_over":
-            self.next_round_due = now + ROUND_PAUSE_S
+            self.next_round_due = now + self._round_pause()
+        elif match.phase == "match_over":
+            self.turn_due = None
+            self.next_round_due = None
+            self.status = "finished"
+        self._journal(action, now, round_ended)
+        if match.phase == "round_over":
             for seat in self.seats:
                 seat.ready = seat.bot
             self._log(f"round {match.round_no} ends; scores {match.scores}")
             self.changed()
         elif match.phase == "match_over":
-            self.turn_due = None
-            self.next_round_due = None
-            self.status = "finished"
             self._log(f"match over: {names[match.winner]} wins with {match.scores}")
             self.changed()
         self._send_views(before=event_frames)
+        if round_ended and match.phase == "match_over":
+            self.server._close_if_empty(self)
+        self._schedule()
+
+    def _round_pause(self) -> float:
+        """The pause between rounds: long enough to read the result, shorter when no
+        human player is there to read it (bots, away or disconnected seats only)."""
+        players = [s for s in self.seats if not s.bot and not s.away and s.session is not None]
+        if any(s.session is not None and s.session.connected for s in players):
+            return ROUND_PAUSE_S
+        return UNWATCHED_ROUND_PAUSE_S
+
+    def _journal(self, action: Action | None, now: float, round_ended: bool) -> None:
+        """Write the accepted action (and, at the end of a round or match, its result)
+        to the store; the caller sends the views only afterwards."""
+        store = self.server.store
+        match = self.match
+        if store is None or self.match_id is None or match is None:
+            return
+        try:
+            self._write_journal(store, match, action, now, round_ended)
+        except sqlite3.Error:
+            # Play goes on; only recovery and records suffer. Say so loudly.
+            log.exception("table %d: the journal could not be written", self.id)
+
+    def _write_journal(
+        self, store: Store, match: MatchState, action: Action | None, now: float, ended: bool
+    ) -> None:
+        assert self.match_id is not None
+        if action is not None:
+            self.journal_n += 1
+            record = action_to_record(action)
+            store.append(self.match_id, self.journal_n, record, self.seq, self._timers(now))
+        last = match.last_round
+        if ended and last is not None:
+            store.round_over(self.match_id, last.round_no, last.winner, last.points, [*last.scores])
+            if match.phase == "match_over":
+                store.finish_match(self.match_id, match.winner, [*match.scores])
+
+    def _timers(self, now: float) -> dict[str, Any]:
+        """The running timers as milliseconds left, for the journal."""
+
+        def left(due: float | None) -> int | None:
+            return None if due is None else max(0, round((due - now) * 1000))
+
+        return {
+            "turn": left(self.turn_due),
+            "next_round": left(self.next_round_due),
+            "windows": [[w, left(due)] for w, due in self.window_due.items()],
+        }
+
+    def bot_flags(self) -> list[bool]:
+        return [s.bot for s in self.seats]
+
+    def record(self) -> TableRecord:
+        """The table as the store keeps it (seats name their session's id)."""
+        seats = [
+            {
+                "name": s.name,
+                "bot": s.bot,
+                "level": s.level,
+                "away": s.away,
+                "ready": s.ready,
+                "session": s.session.id if s.session is not None else None,
+            }
+            for s in self.seats
+        ]
+        return TableRecord(
+            self.id,
+            self.name,
+            self.settings_wire,
+            self.creator,
+            self.password,
+            self.status,
+            seats,
+            self.seq,
+            self.match_id,
+        )
+
+    def save(self) -> None:
+        if self.server.store is not None and not self.closed:
+            try:
+                self.server.store.save_table(self.record())
+            except sqlite3.Error:
+                log.exception("table %d: could not be saved", self.id)
+
+    def restore(
+        self,
+        record: TableRecord,
+        sessions: dict[str, Session],
+        match: MatchRecord | None,
+        journal: list[JournalEntry],
+    ) -> None:
+        """Rebuild this (new, empty) table from the store after a restart.
+
+        Seats get their sessions back (disconnected: the reconnect grace starts now);
+        the match is rebuilt by replaying its journal through the engine; each timer
+        gets the time it had left when the last action was journaled (the time the
+        server was down does not count).
+        """
+        now = trio.current_time()
+        self.status = record.status
+        self.seq = record.seq
+        for i, data in enumerate(record.seats[: len(self.seats)]):
+            seat = SeatState(
+                name=data.get("name"),
+                bot=bool(data.get("bot")),
+                level=data.get("level") or bots.DEFAULT_LEVEL,
+                away=bool(data.get("away")),
+                ready=bool(data.get("ready")),
+            )
+            session = sessions.get(data.get("session") or "")
+            if session is not None and not seat.bot:
+                seat.session = session
+                seat.disconnected_at = now
+                session.table = self
+            elif not seat.bot and seat.name is not None and self.status == "playing":
+                seat.away = True  # nobody can come back to it: a bot plays on
+            self.seats[i] = seat
+        if match is None:
+            if self.status == "playing":
+                self.status = "waiting"
+            return
+        self.match_id = match.id
+        state, _ = new_match(self.settings, match.seed)
+        for entry in journal:
+            apply(state, action_from_record(entry.action))
+        self.match = state
+        self.journal_n = len(journal)
+        timers: dict[str, Any] = journal[-1].timers if journal else {}
+        if journal:
+            self.seq = max(self.seq, journal[-1].seq)
+        self.seq += 1000  # claims decided after the last action were not journaled
+
+        def due(ms: int | None) -> float | None:
+            return None if ms is None else now + ms / 1000
+
+        if state.phase == "playing":
+            turn = timers.get("turn") if journal else self.settings.turn_timeout_s * 1000
+            self.turn_due = due(turn) if turn is not None else now + self.settings.turn_timeout_s
+        if state.phase == "round_over":
+            self.next_round_due = due(timers.get("next_round")) or now + ROUND_PAUSE_S
+        left = {int(w): ms for w, ms in timers.get("windows", [])}
+        for window in state.windows:
+            ms = left.get(window.id, self.settings.mau_window_ms)
+            self.window_due[window.id] = now + (ms or 0) / 1000
+            self.window_opened[window.id] = now - (self.settings.mau_window_ms - (ms or 0)) / 1000
+        self.status = {"match_over": "finished"}.get(state.phase, "playing")
+        self._log(f"restored: {len(journal)} actions replayed, phase {state.phase}")
         self._schedule()
 
     def _send_views(self, only: list[Session] | None = None, before: bytes = b"") -> None:
@@ -603,16 +787,19 @@ class Table:
         )
 
     def seat_infos(self) -> tuple[dict[str, Any], ...]:
-        return tuple(
-            {
+        infos = []
+        for s in self.seats:
+            info = {
                 "name": s.name,
                 "bot": s.bot,
                 "connected": s.bot or (s.session is not None and s.session.connected),
                 "away": s.away,
                 "ready": s.ready,
             }
-            for s in self.seats
-        )
+            if s.bot:
+                info["level"] = s.level
+            infos.append(info)
+        return tuple(infos)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -627,7 +814,8 @@ class Table:
         }
 
     def changed(self) -> None:
-        """Seats or spectators changed: tell the table and the lobby."""
+        """Seats or spectators changed: save the table, tell it and the lobby."""
+        self.save()
         for seat in self.seats:
             if seat.session is not None:
                 seat.session.send(self.info(seat.session))
@@ -658,7 +846,7 @@ class Table:
                 if i in self.bot_catch_due or not self._bot_controlled(i, now):
                     continue
                 if bots.catches(match, i) or bots.own_call(match, i):
-                    delay = self.rng.uniform(MIN_BOT_CATCH_DELAY, MIN_BOT_CATCH_DELAY + 0.9)
+                    delay = max(MIN_BOT_CATCH_DELAY, bots.catch_delay(self.level(i), self.rng))
                     self.bot_catch_due[i] = now + delay
         else:
             self.bot_due = None
@@ -699,6 +887,10 @@ class Table:
                 return
             try:
                 self._tick()
+                if self._thinking is not None:
+                    seat, action_no = self._thinking
+                    self._thinking = None
+                    await self._think(seat, action_no)
             except Exception:  # never let one table's bug take the server down
                 log.exception("table %s: error in timers", self.id)
                 await trio.sleep(0.1)
@@ -717,7 +909,8 @@ class Table:
                 self.window_due.pop(window, None)
                 w = next((w for w in match.windows if w.id == window), None)
                 if w is not None and not w.elapsed:
-                    self._after_change(apply(match, EndCallWindow(window)), turn_ended=False)
+                    end = EndCallWindow(window)
+                    self._after_change(apply(match, end), turn_ended=False, action=end)
         for seat, due in list(self.bot_catch_due.items()):
             if due <= now:
                 del self.bot_catch_due[seat]
@@ -732,11 +925,8 @@ class Table:
                 self.bot_due = None
                 if self._bot_controlled(match.turn, now):
                     self._decide_claims()  # move on the position after pending calls
-                    action = bots.choose_turn_action(
-                        match, match.turn, self.rng, self.server.bot_forgets
-                    )
-                    if action is not None:
-                        self._turn_action(action)
+                    if match.phase == "playing":
+                        self._bot_turn(match)
             if self.turn_due is not None and self.turn_due <= now and match.phase == "playing":
                 seat = match.turn
                 self._log(f"{self.names()[seat]} ran out of time")
@@ -759,12 +949,75 @@ class Table:
                 self.changed()
                 self._schedule()
 
+    def level(self, seat: int) -> str:
+        """The bot level playing ``seat`` (a human's seat is played at the default)."""
+        state = self.seats[seat]
+        return state.level if state.bot else bots.DEFAULT_LEVEL
+
+    def _forgets(self, seat: int) -> float:
+        forced = self.server.bot_forgets
+        return bots.forgets(self.level(seat)) if forced is None else forced
+
+    def _bot_turn(self, match: MatchState) -> None:
+        """The bot on turn moves now, or asks :meth:`run` to let it think in a thread
+        (the hard bot searches for up to ``server.hard_budget`` seconds)."""
+        seat = match.turn
+        level = self.level(seat)
+        if level == "hard" and self.server.hard_budget > 0:
+            self._thinking = (seat, match.action_no)
+            return
+        action = bots.choose_turn_action(
+            match, seat, self.rng, level, budget_s=self.server.hard_budget
+        )
+        if action is not None:
+            self._turn_action(self._with_forgetting(match, action))
+
+    async def _think(self, seat: int, action_no: int) -> None:
+        match = self.match
+        if match is None or match.action_no != action_no or match.turn != seat:
+            return
+        rng = random.Random(self.rng.random())
+        position = match.clone()
+        action = await trio.to_thread.run_sync(
+            lambda: bots.choose_turn_action(
+                position, seat, rng, "hard", budget_s=self.server.hard_budget
+            ),
+            limiter=self.server.thinking,
+        )
+        if self.closed or self.match is not match or match.phase != "playing":
+            return
+        if match.action_no != action_no or match.turn != seat or action is None:
+            self._schedule()  # the position changed meanwhile: think again
+            return
+        try:
+            self._turn_action(self._with_forgetting(match, action))
+        except IllegalAction:
+            fallback = bots.choose_turn_action(match, seat, self.rng, bots.DEFAULT_LEVEL)
+            if fallback is not None:
+                self._turn_action(fallback)
+
+    def _with_forgetting(self, match: MatchState, action: Action) -> Action:
+        """Apply the server's ``--bot-forgets`` override to a bot's play, if it has one."""
+        forced = self.server.bot_forgets
+        if forced is None or not isinstance(action, Play) or len(match.hands[action.seat]) != 2:
+            return action
+        if self.rng.random() < forced:
+            return Play(action.seat, action.card, action.named, None)
+        if action.call is None:
+            hand = match.hands[action.seat]
+            kept = hand[0] if hand[1] == action.card else hand[1]
+            jack = self.settings.is_classic and CODE_OF[kept].startswith("J")
+            return Play(action.seat, action.card, action.named, "maumau" if jack else "mau")
+        return action
+
     def _bot_claims(self, match: MatchState, seat: int, now: float) -> None:
         own = bots.own_call(match, seat)
-        if own is not None and self.rng.random() >= self.server.bot_forgets:
+        if own is not None and self.rng.random() >= self._forgets(seat):
             self.arbiter.add("call", seat, now, 0.0, call=own.call)
-        for catch in bots.catches(match, seat):
-            self.arbiter.add("catch", seat, now, 0.0, target=catch.target)
+        catches = bots.catches(match, seat)
+        if catches and bots.notices(self.level(seat), self.rng):
+            for catch in catches:
+                self.arbiter.add("catch", seat, now, 0.0, target=catch.target)
         self._schedule()
 
     def _maybe_next_round(self) -> None:
@@ -777,12 +1030,14 @@ class Table:
             return
         self.next_round_due = None
         events = apply(self.match, NextRound())
-        self._after_change(events, turn_ended=True)
+        self._after_change(events, turn_ended=True, action=NextRound())
         self.server.lobby_changed()
 
     def close(self) -> None:
         self.closed = True
         self._wakeup.set()
+        if self.server.store is not None:
+            self.server.store.close_table(self.id)
 
     def _log(self, text: str) -> None:
         log.info("table %d %r: %s", self.id, self.name, text)

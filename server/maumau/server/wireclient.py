@@ -47,19 +47,28 @@ class WireClient:
 
     @classmethod
     async def open(
-        cls, stream: trio.abc.Stream, name: str, resume: str | None = None
+        cls,
+        stream: trio.abc.Stream,
+        name: str,
+        resume: str | None = None,
+        secret: str | None = None,
     ) -> WireClient:
         client = cls(stream, name)
-        await client.send(Hello(PROTOCOL_VERSION, name, resume))
+        await client.send(Hello(PROTOCOL_VERSION, name, resume, secret))
         client.welcome = await client.wait_for(Welcome)
         return client
 
     @classmethod
     async def connect(
-        cls, host: str, port: int, name: str, resume: str | None = None
+        cls,
+        host: str,
+        port: int,
+        name: str,
+        resume: str | None = None,
+        secret: str | None = None,
     ) -> WireClient:
         stream = await trio.open_tcp_stream(host, port)
-        return await cls.open(stream, name, resume)
+        return await cls.open(stream, name, resume, secret)
 
     async def send(self, message: Message) -> None:
         await self.stream.send_all(self.codec.send(message))

@@ -1,0 +1,225 @@
+"""Crash recovery, end to end: ``kill -9`` of the real ``maumau-server`` in the middle
+of a round, a restart on the same database, and protocol clients that resume with
+their tokens and play on.
+
+The table has two protocol players and two bots (hard and easy). The kill happens
+while it is a human's turn and the table is quiet (no timer due for seconds), after
+each client has read everything the server sent, so the last ``view`` each client
+saw is the server's state at the kill. Everything in it must come back: hand, hand
+counts, scores, turn, top card, named suit, penalty, stock and discard sizes, open
+call windows; and the turn timer must go on with the time it had left.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import trio
+
+from maumau.protocol.messages import CreateTable, JoinTable, PlayCard, Ready, View
+from maumau.server.wireclient import ServerClosed, WireClient
+from wire_helpers import move_for, play_scripted
+
+SERVER = [sys.executable, "-m", "maumau.server.cli"]
+COMPARED = [
+    "seat",
+    "phase",
+    "round",
+    "dealer",
+    "turn",
+    "direction",
+    "top",
+    "named",
+    "penalty",
+    "penalty_kind",
+    "hand_counts",
+    "scores",
+    "stock",
+    "discard",
+    "windows",
+    "last_round",
+    "hand",
+    "drawn",
+    "legal",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start(db: Path, port: int) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [
+            *SERVER,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--bot-delay",
+            "0.05",
+            "--hard-budget-ms",
+            "30",
+            "--seed",
+            "5",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if re.search(r"listening on port (\d+)", line):
+            return process
+        if not line and process.poll() is not None:
+            break
+    process.kill()
+    raise AssertionError(f"server did not start: {process.stderr.read()}")  # type: ignore[union-attr]
+
+
+async def drain_until_quiet(client: WireClient, quiet: float) -> None:
+    """Read (answering pings) until nothing arrives for ``quiet`` seconds."""
+    while True:
+        with trio.move_on_after(quiet) as scope:
+            await client.receive()
+        if scope.cancelled_caught:
+            return
+
+
+async def play_moves(ann: WireClient, bob: WireClient, moves: int, rng: random.Random) -> None:
+    """Both humans play ``moves`` turn moves in all, without ever saying Mau."""
+    clients = {0: ann, 2: bob}
+    done = 0
+    acted: dict[int, int] = {0: -1, 2: -1}
+    while done < moves:
+        for seat, client in clients.items():
+            with trio.move_on_after(0.05):
+                while True:
+                    await client.receive()
+            view = client.view
+            if view is None or view.phase != "playing" or view.turn != seat:
+                continue
+            if view.seq <= acted[seat]:
+                continue
+            turn = [a for a in view.legal if a["kind"] in ("play", "draw", "pass", "challenge")]
+            if not turn:
+                continue
+            plays = [a for a in turn if a["kind"] == "play"]
+            message = move_for(rng.choice(plays) if plays else turn[-1])
+            if isinstance(message, PlayCard) and view.hand is not None and len(view.hand) <= 3:
+                continue  # keep the round going: do not go near the end of it
+            acted[seat] = view.seq
+            await client.send(message)
+            done += 1
+
+
+def compared(view: View) -> dict[str, object]:
+    return {name: getattr(view, name) for name in COMPARED}
+
+
+@pytest.mark.deadline(120)
+async def test_kill_9_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "server.db"
+    port = free_port()
+    server = start(db, port)
+    try:
+        ann = await WireClient.connect("127.0.0.1", port, "Ann", secret="ann-secret-0123456789")
+        await ann.send(CreateTable("Crash", {"seats": 4}, bots=(1, 3), levels=("hard", "easy")))
+        table = await ann.wait_for(lambda m: getattr(m, "TYPE", "") == "table")
+        bob = await WireClient.connect("127.0.0.1", port, "Bob", secret="bob-secret-0123456789")
+        await bob.send(JoinTable(table.id, seat=2))
+        await ann.send(Ready(True))
+        await bob.send(Ready(True))
+        await ann.wait_for(View)
+        seated = {0: ann, 2: bob}
+        rng = random.Random(4)
+        for _attempt in range(10):
+            await play_moves(ann, bob, 6, rng)
+            for client in (ann, bob):
+                await drain_until_quiet(client, 2.5)  # bots moved, call windows ended
+            views = [client.view for client in seated.values()]
+            if all(v is not None and v.phase == "playing" and v.turn in seated for v in views):
+                break
+            if any(v is not None and v.phase == "round_over" for v in views):
+                for client in seated.values():
+                    await client.send(Ready(True))
+        before = {seat: client.view for seat, client in seated.items()}
+        assert all(v is not None and v.phase == "playing" for v in before.values())
+        assert before[0].turn in seated, "the kill must come while a human is to move"  # type: ignore[union-attr]
+        tokens = {seat: c.welcome.resume for seat, c in seated.items()}  # type: ignore[union-attr]
+
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)
+        for client in seated.values():
+            with pytest.raises(ServerClosed):
+                while True:
+                    await client.receive()  # everything sent before the kill, then EOF
+
+        # Every accepted action is in the journal, in order.
+        with sqlite3.connect(db) as check:
+            (journaled,) = check.execute("SELECT COUNT(*) FROM journal").fetchone()
+        assert journaled >= 12
+
+        server = start(db, port)
+        after: dict[int, View] = {}
+        resumed: dict[int, WireClient] = {}
+        for seat, name in ((0, "Ann"), (2, "Bob")):
+            client = await WireClient.connect("127.0.0.1", port, name, resume=tokens[seat])
+            assert client.welcome is not None and client.welcome.resumed
+            after[seat] = await client.wait_for(View)
+            resumed[seat] = client
+        for seat in seated:
+            old, new = before[seat], after[seat]
+            assert old is not None
+            assert compared(new) == compared(old)
+            assert new.seq > old.seq
+            assert old.turn_deadline_ms is not None and new.turn_deadline_ms is not None
+            assert new.turn_deadline_ms <= old.turn_deadline_ms + 50
+            assert new.turn_deadline_ms >= old.turn_deadline_ms - 3000
+        table_info = resumed[0].table
+        assert table_info is not None
+        levels = [s.get("level") for s in table_info.seats]
+        assert levels == [None, "hard", None, "easy"]
+
+        # And the match plays on to the end of the round, bots included.
+        async with trio.open_nursery() as nursery:
+            for seat, client in resumed.items():
+                nursery.start_soon(
+                    play_scripted,
+                    client,
+                    random.Random(seat),
+                    True,
+                    None,
+                    lambda v: v.phase in ("round_over", "match_over"),
+                    True,
+                )
+        last = resumed[0].view
+        assert last is not None and last.phase in ("round_over", "match_over")
+        assert last.last_round is not None
+        assert last.last_round["round"] == before[0].round  # type: ignore[union-attr]
+        for client in resumed.values():
+            await client.aclose()
+    finally:
+        if server.poll() is None:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
