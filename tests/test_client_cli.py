@@ -15,7 +15,7 @@ CLIENT = [sys.executable, "-m", "maumau.client.cli"]
 def test_help_lists_every_option() -> None:
     done = subprocess.run([*CLIENT, "--help"], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0
-    for option in ("--name", "--ascii", "--local", "--variant", "--bots"):
+    for option in ("--name", "--ascii", "--local", "--variant", "--bots", "--replay"):
         assert option in done.stdout
 
 
@@ -26,6 +26,10 @@ def test_help_lists_every_option() -> None:
         (["--local", "--bots", "4"], "--bots: 1 to 3"),
         (["--local", "--variant", "american", "--bots", "10"], "--bots: 1 to 9"),
         (["--name", "x" * 30], "--name"),
+        (["--replay", "3"], "--replay needs the server's host:port"),
+        (["--replay", "3", "--local"], "--replay needs the server's host:port"),
+        (["--replay", "0", "box:7766"], "--replay: a match id is a number from 1"),
+        (["--replay", "x", "box:7766"], "--replay"),
     ],
 )
 def test_bad_arguments_are_refused(argv: list[str], words: str) -> None:
@@ -50,3 +54,8 @@ def test_ascii_is_chosen_when_the_locale_is_not_utf8() -> None:
 def test_local_defaults() -> None:
     args = parse_args(["--local"])
     assert args.variant == "classic" and args.bots == 3
+
+
+def test_replay_takes_a_match_and_an_address() -> None:
+    args = parse_args(["--replay", "12", "box:7766"])
+    assert args.replay == 12 and args.address == "box:7766"

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from maumau.client.model import Model, card_sort_key
-from maumau.protocol.messages import ChatLine, GameEvent, TableInfo, View, Welcome
+from maumau.client.model import NO_RECORDS, Model, ReplayBook, card_sort_key, seat_label
+from maumau.protocol.messages import (
+    ChatLine,
+    Error,
+    GameEvent,
+    Replay,
+    Stats,
+    TableInfo,
+    View,
+    Welcome,
+)
 
 SEATS = tuple(
     {"name": n, "bot": n != "Ann", "connected": True, "away": False, "ready": True}
@@ -135,3 +144,121 @@ def test_a_rematch_is_a_new_match() -> None:
     model.apply(view(round=1, seq=9))
     assert model.match_no == first + 1
     assert model.score_history == []
+
+
+# --- records: bot levels, refusals, replay pages ---------------------------------------
+
+
+def test_bots_are_named_with_their_level() -> None:
+    seats = (
+        {"name": "Ann", "bot": False, "connected": True, "away": False, "ready": True},
+        {
+            "name": "Ada",
+            "bot": True,
+            "connected": True,
+            "away": False,
+            "ready": True,
+            "level": "hard",
+        },
+        {"name": "Bert", "bot": True, "connected": True, "away": False, "ready": True},
+        {"name": None, "bot": False, "connected": False, "away": False, "ready": False},
+    )
+    model = Model()
+    model.apply(TableInfo(1, "T", {"variant": "classic"}, seats, (), "waiting", "Ann", 0))
+    assert model.names() == ["Ann", "Ada (hard)", "Bert (bot)", "Seat 4"]
+    assert seat_label(seats[3]) == "(free)"
+
+
+def test_a_server_without_records_is_said_plainly() -> None:
+    model = Model()
+    model.apply(Error("no_store", "no records here", "get_stats"))
+    assert model.records_errors["get_stats"] == NO_RECORDS
+    assert "keeps no records" in NO_RECORDS
+    model.apply(Stats((), None))
+    assert "get_stats" not in model.records_errors
+
+
+def page(start: int, count: int, total: int, rounds: dict[int, int] | None = None) -> Replay:
+    """Steps ``start`` .. ``start + count - 1``; ``rounds`` maps a step to the round
+    that starts there (round 1 starts at 0)."""
+    starts = sorted({0: 1, **(rounds or {})}.items())
+
+    def round_of(n: int) -> int:
+        return max(r for s, r in starts if s <= n)
+
+    steps = tuple(
+        {
+            "n": n,
+            "lines": (),
+            "round": round_of(n),
+            "phase": "playing",
+            "turn": 0,
+            "direction": 1,
+            "top": "7H",
+            "named": None,
+            "penalty": 0,
+            "hands": (("7S",), ("8S",)),
+            "scores": (0, 0),
+            "stock": 10,
+        }
+        for n in range(start, min(total, start + count))
+    )
+    return Replay(9, "T", "classic", ("Ann", "Ada"), (False, True), total, start, steps)
+
+
+def test_replay_pages_are_asked_for_once_and_aligned() -> None:
+    book = ReplayBook(9)
+    assert book.wants(0) == 0
+    assert book.wants(10) is None  # page 0 is already asked for
+    book.apply(page(0, 50, 130))
+    assert book.total == 130 and book.last == 129 and not book.pending
+    assert book.wants(49) is None  # here
+    assert book.wants(129) == 100
+    assert book.wants(130) is None  # past the end
+    book.apply(page(100, 50, 130))
+    assert book.wants(75) == 50
+
+
+def test_after_a_short_page_the_missing_steps_are_asked_for() -> None:
+    book = ReplayBook(9)
+    book.wants(0)
+    book.apply(page(0, 20, 130))  # the server sent fewer steps to keep the frame small
+    assert book.wants(20) == 20
+
+
+def test_a_reconnect_asks_again() -> None:
+    model = Model()
+    model.replay = ReplayBook(9)
+    assert model.replay.wants(0) == 0
+    model.apply(Welcome(1, "s", "r", "Ann", True))
+    assert model.replay.wants(0) == 0
+
+
+def test_a_refused_replay_is_kept_in_words() -> None:
+    model = Model()
+    model.replay = ReplayBook(9)
+    model.replay.wants(0)
+    model.apply(Error("no_such_match", "there is no match 9", "get_replay"))
+    assert model.replay.error == "There is no match 9" and not model.replay.pending
+
+
+def test_round_starts_are_found_or_the_missing_step_named() -> None:
+    book = ReplayBook(9)
+    book.wants(0)
+    book.apply(page(0, 50, 130, {40: 2, 90: 3}))
+    assert book.next_round(0) == (40, None)
+    assert book.previous_round(45) == (40, None)  # the start of this round
+    assert book.previous_round(40) == (0, None)  # at a start: the round before
+    assert book.previous_round(0) == (0, None)
+    assert book.next_round(41) == (None, 50)  # step 50 is not here yet
+    book.wants(50)
+    book.apply(page(50, 50, 130, {40: 2, 90: 3}))
+    assert book.next_round(41) == (90, None)
+    assert book.next_round(95) == (None, 100)
+    book.wants(100)
+    book.apply(page(100, 50, 130, {40: 2, 90: 3}))
+    assert book.next_round(95) == (None, None)  # no later round
+    late = ReplayBook(9)
+    late.wants(100)
+    late.apply(page(100, 50, 130, {40: 2, 90: 3}))
+    assert late.previous_round(100) == (None, 99)  # is 100 a round start? needs 99

@@ -7,18 +7,35 @@ and look at the SVGs before committing them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
 from textual.screen import Screen
 
 from maumau.client import render
-from maumau.client.app import MauMauApp
-from maumau.client.screens import LobbyScreen, ResultScreen, SuitPicker, TableScreen
+from maumau.client.app import MauMauApp, ServerMessage
+from maumau.client.records import HistoryScreen, LeaderboardScreen, ReplayScreen
+from maumau.client.screens import (
+    LobbyScreen,
+    NewTableScreen,
+    ResultScreen,
+    SuitPicker,
+    TableScreen,
+)
 from maumau.protocol.messages import (
+    Error,
     GameEvent,
+    GetReplay,
+    GetStats,
+    ListMatches,
     Lobby,
+    Matches,
     Message,
+    Replay,
+    Stats,
     TableInfo,
     View,
     Welcome,
@@ -27,8 +44,13 @@ from maumau.protocol.messages import (
 SIZE = (80, 24)
 
 
-def seat(name: str | None, bot: bool = False, away: bool = False) -> dict[str, Any]:
-    return {"name": name, "bot": bot, "connected": True, "away": away, "ready": True}
+def seat(
+    name: str | None, bot: bool = False, away: bool = False, level: str | None = None
+) -> dict[str, Any]:
+    info = {"name": name, "bot": bot, "connected": True, "away": away, "ready": True}
+    if level is not None:
+        info["level"] = level
+    return info
 
 
 class StillApp(MauMauApp):
@@ -48,8 +70,193 @@ class StillApp(MauMauApp):
 WELCOME = Welcome(1, "s", "r", "Ann", False)
 
 
+class AnsweringApp(StillApp):
+    """The client with fixed records: its requests are answered as a server would
+    (through the app's own message handling), and recorded in ``sent``."""
+
+    def __init__(
+        self,
+        screen: Callable[[], Screen[Any]],
+        stats: Stats | None = None,
+        matches: Matches | None = None,
+        replay: Replay | None = None,
+        refuse: Error | None = None,
+    ) -> None:
+        super().__init__([WELCOME], screen)
+        self.stats, self.matches, self.replay, self.refuse = stats, matches, replay, refuse
+        self.sent: list[Message] = []
+
+    async def send(self, message: Message) -> None:
+        self.sent.append(message)
+        answer: Message | None = None
+        if self.refuse is not None:
+            answer = self.refuse
+        elif isinstance(message, GetStats):
+            answer = self.stats
+        elif isinstance(message, ListMatches):
+            answer = self.matches
+        elif isinstance(message, GetReplay) and self.replay is not None:
+            whole = self.replay
+            start = min(message.start, whole.total - 1)
+            answer = Replay(
+                whole.match,
+                whole.table,
+                whole.variant,
+                whole.names,
+                whole.bots,
+                whole.total,
+                start,
+                whole.steps[start : start + message.count],
+            )
+        if answer is not None:
+            self.post_message(ServerMessage(answer))
+
+
+def player(name: str, matches: int, wins: int, rounds: int, average: float) -> dict[str, Any]:
+    return {
+        "name": name,
+        "matches": matches,
+        "wins": wins,
+        "rounds_won": rounds,
+        "average_score": average,
+    }
+
+
+STATS = Stats(
+    (
+        player("Cleo", 12, 7, 40, 131.5),
+        player("Bob", 9, 4, 22, 118.0),
+        player("Ann", 10, 3, 25, 97.3),
+        player("Eve", 4, 1, 6, 60.8),
+        player("Finn", 2, 0, 1, 20.0),
+    ),
+    player("Ann", 10, 3, 25, 97.3),
+)
+
+FINISHED = 1_746_131_400.0  # 2025-05-01 20:30 UTC
+
+
+def match(
+    id: int, table: str, variant: str, names: list[str], scores: list[int], **more: Any
+) -> dict[str, Any]:
+    summary = {
+        "id": id,
+        "table": table,
+        "variant": variant,
+        "names": tuple(names),
+        "bots": tuple(n in ("Ada", "Bert", "Dan", "Kai") for n in names),
+        "scores": tuple(scores),
+        "winner": scores.index(max(scores)),
+        "finished": FINISHED - 3600 * id,
+        "rounds": 3,
+    }
+    summary.update(more)
+    return summary
+
+
+MATCHES = Matches(
+    (
+        match(1, "Friday", "classic", ["Ann", "Bob", "Cleo", "Dan"], [152, 62, 88, 40], rounds=5),
+        match(
+            2,
+            "Newbies",
+            "american",
+            ["Eve", "Finn", "Ann", "Kai", "Lea", "Max"],
+            [31, 0, 512, 0, 7, 0],
+        ),
+        match(3, "Quick", "classic", ["Ann", "Ada"], [20, 0], rounds=1),
+        match(4, "A very long table name", "classic", ["Bob", "Bert", "Cleo"], [12, 150, 0]),
+    )
+)
+
+
+def replay_step(n: int, round_no: int, **changes: Any) -> dict[str, Any]:
+    """A replay step of a classic four-seat match (made up, but every field valid)."""
+    deck = [
+        f"{rank}{suit}" for suit in "SHDC" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A")
+    ]
+    hands = tuple(
+        tuple(deck[(n + 7 * s + k) % 32] for k in range(3 + (n + s) % 4)) for s in range(4)
+    )
+    step = {
+        "n": n,
+        "lines": (f"Step {n} of round {round_no}",),
+        "round": round_no,
+        "phase": "playing",
+        "turn": n % 4,
+        "direction": 1,
+        "top": deck[n % 32],
+        "named": None,
+        "penalty": 0,
+        "hands": hands,
+        "scores": (0, 10 * (round_no - 1), 0, 0),
+        "stock": 10,
+    }
+    step.update(changes)
+    return step
+
+
+def classic_replay(total: int = 130, round_length: int = 45) -> Replay:
+    """A match of ``total`` steps whose rounds start every ``round_length`` steps; step
+    37 is the position of the table snapshot (Ann must answer a 7)."""
+    steps = [replay_step(n, 1 + n // round_length) for n in range(total)]
+    steps[37] = replay_step(
+        37,
+        1,
+        lines=('Cleo plays 7♥, saying "Mau": last card', "Ann must draw 4 or answer with a 7"),
+        turn=0,
+        top="7H",
+        penalty=4,
+        hands=(
+            ("7S", "9H", "10S", "QH", "JD"),
+            ("8C", "KC", "AD", "9D"),
+            ("QS",),
+            ("7C", "8H", "JS", "KH", "AH", "10D"),
+        ),
+        scores=(12, 62, 88, 40),
+        stock=14,
+    )
+    steps[-1] = replay_step(
+        total - 1,
+        steps[-1]["round"],
+        phase="match_over",
+        lines=("Round 3 goes to Ann, who scores 60", "Ann wins the match with 152 points"),
+        hands=((), ("8C", "KC", "AD", "9D"), ("QS", "JH"), ("7C", "AH")),
+        scores=(152, 62, 88, 40),
+    )
+    names = ("Ann", "Bob", "Cleo", "Dan")
+    bots = tuple(n in ("Ada", "Bert", "Dan", "Kai") for n in names)
+    return Replay(1, "Friday", "classic", names, bots, total, 0, tuple(steps))
+
+
+def american_replay() -> Replay:
+    """Ten players, some with many cards: hands are cut with +N at 80x24."""
+    names = ("Ann", "Eve", "Finn", "Ivy", "Jon", "Kai", "Lea", "Max", "Nia", "Ola")
+    cards = ["R7", "RS", "Y+2", "G9", "B0", "W", "W4", "GR", "B+2", "Y5", "R1", "G3"]
+    sizes = (24, 3, 1, 7, 15, 4, 8, 2, 6, 30)
+    hands = tuple(
+        tuple(cards[(i + k) % len(cards)] for k in range(size)) for i, size in enumerate(sizes)
+    )
+    step = {
+        "n": 212,
+        "lines": ("Ivy plays W+4 and names blue: Jon must draw 4 or challenge",),
+        "round": 2,
+        "phase": "playing",
+        "turn": 4,
+        "direction": -1,
+        "top": "W4",
+        "named": "B",
+        "penalty": 4,
+        "hands": hands,
+        "scores": (0, 120, 40, 10, 0, 0, 55, 0, 90, 0),
+        "stock": 3,
+    }
+    bots = tuple(n in ("Ada", "Bert", "Dan", "Kai") for n in names)
+    return Replay(2, "Newbies", "american", names, bots, 213, 212, (step,))
+
+
 def classic_table() -> list[Message]:
-    seats = (seat("Ann"), seat("Bob"), seat("Cleo"), seat("Dan", bot=True))
+    seats = (seat("Ann"), seat("Bob"), seat("Cleo"), seat("Dan", bot=True, level="hard"))
     info = TableInfo(
         3,
         "Friday",
@@ -162,7 +369,7 @@ def lobby() -> list[Message]:
             "id": 1,
             "name": "Friday",
             "variant": "classic",
-            "seats": (seat("Bob"), seat("Cleo"), seat("Dan", bot=True), seat(None)),
+            "seats": (seat("Bob"), seat("Cleo"), seat("Dan", bot=True, level="hard"), seat(None)),
             "spectators": 0,
             "state": "playing",
             "round": 3,
@@ -217,3 +424,53 @@ def test_round_result(snap_compare: Any) -> None:
     text = render.round_result(model_app.model, ascii_only=False)
     app = StillApp(messages, lambda: ResultScreen(text, match_over=False))
     assert snap_compare(app, terminal_size=SIZE)
+
+
+@pytest.fixture
+def utc() -> Iterator[None]:
+    """Local time is UTC, so that the history's times are the same everywhere."""
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    yield
+    if before is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+def test_new_table_dialog_seat_plan(snap_compare: Any) -> None:
+    # Tab to the seat plan; seat 3 becomes hard, seat 4 easy.
+    app = StillApp(lobby(), NewTableScreen)
+    keys = ["tab", "tab", "tab", "right", "h", "right", "e"]
+    assert snap_compare(app, press=keys, terminal_size=SIZE)
+
+
+def test_leaderboard(snap_compare: Any) -> None:
+    app = AnsweringApp(LeaderboardScreen, stats=STATS)
+    assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_history(snap_compare: Any, utc: None) -> None:
+    app = AnsweringApp(HistoryScreen, matches=MATCHES)
+    assert snap_compare(app, press=["down"], terminal_size=SIZE)
+
+
+def test_history_without_records(snap_compare: Any) -> None:
+    refuse = Error("no_store", "this server keeps no records", "list_matches")
+    app = AnsweringApp(HistoryScreen, refuse=refuse)
+    assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_replay_classic(snap_compare: Any) -> None:
+    summary = MATCHES.matches[0]
+    app = AnsweringApp(lambda: ReplayScreen(1, summary), replay=classic_replay())
+    keys = ["pagedown", "pagedown", "pagedown", *["right"] * 7]  # to step 37
+    assert snap_compare(app, press=keys, terminal_size=SIZE)
+
+
+def test_replay_american_ten_players_ascii(snap_compare: Any) -> None:
+    app = AnsweringApp(lambda: ReplayScreen(2), replay=american_replay())
+    app.ascii_only = True
+    assert snap_compare(app, press=["end"], terminal_size=SIZE)

@@ -9,22 +9,38 @@ the message into the :class:`~maumau.client.model.Model` and tells the screen on
 to redraw; it also moves between the lobby and table screens when the server says
 the player sat down or left.
 
-A lost connection never ends the app: a banner says so, and the worker reconnects
-with backoff using the resume token, so the table comes back as it was. A refused
-hello (a taken name, a full server) goes back to the connect screen with the reason.
+A lost connection never ends the app: a banner on every screen says so, and the
+worker reconnects with backoff using the resume token, so the table comes back as it
+was. That holds across a server restart too (a crash included): a server that keeps
+records knows the token again after it starts, and the worker keeps trying, every
+few seconds, for as long as the app runs. Every ``hello`` carries the name's secret
+from :mod:`maumau.client.config`; on a server that keeps records the secret also
+takes the player's session back when the token is lost, so a client closed without
+quitting (a closed terminal, a crash) is back at its table on its next run. If the
+session is taken back by another client that way, this one is told so
+(``goodbye``, "replaced") and does not fight for it. A refused hello (a taken name,
+a name reserved by another player's secret, a full server) goes back to the connect
+screen with the reason.
+
+The records (leaderboard, history, replays; :mod:`maumau.client.records`) are
+screens over the lobby. Their answers are folded into the model like everything
+else, and the app tells each records screen that is open to redraw. With
+``--replay MATCH`` the app shows only that replay: the lobby and tables the server
+sends are kept in the model but not shown, and leaving the replay quits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message as TextualMessage
-from textual.widgets import Static
 
 from maumau.protocol.messages import (
     Bye,
@@ -33,18 +49,28 @@ from maumau.protocol.messages import (
     Error,
     GameEvent,
     Lobby,
+    Matches,
     MauDecision,
     Message,
+    Replay,
     StartMatch,
+    Stats,
     TableInfo,
     View,
     Welcome,
 )
 
 from . import config
-from .model import Model
+from .model import RECORDS_REQUESTS, Model
 from .net import LinkClosed, ServerLink
-from .screens import ConnectScreen, LobbyScreen, TableScreen
+from .records import (
+    HistoryScreen,
+    LeaderboardScreen,
+    LoneReplayScreen,
+    RecordsScreen,
+    ReplayScreen,
+)
+from .screens import Banner, ConnectScreen, LobbyScreen, TableScreen
 
 BACKOFF = (0.5, 1, 2, 4, 8)
 ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓": "Down"}
@@ -80,6 +106,7 @@ class MauMauApp(App[None]):
         ascii_only: bool = False,
         on_welcome: Callable[[MauMauApp], object] | None = None,
         remember: bool = True,
+        replay: int | None = None,
     ) -> None:
         super().__init__()
         self.host = host
@@ -88,6 +115,12 @@ class MauMauApp(App[None]):
         self.ascii_only = ascii_only
         self.on_welcome = on_welcome
         self.remember = remember
+        self.replay_match = replay  # maumau-client --replay: show only this match
+        self.secret: str | None = None
+        self.forgotten = False  # the server did not know our resume token any more
+        self.quitting = False
+        self.welcomed = False  # on this server, once: then a drop is worth retrying
+        self.banner_text: str | None = None  # why the connection is down, while it is
         self.model = Model()
         self.link: ServerLink | None = None
         self.connected = False
@@ -97,9 +130,14 @@ class MauMauApp(App[None]):
         return f"{self.host}:{self.port}" if self.host else ""
 
     def on_mount(self) -> None:
-        self.mount(Static("", id="banner"))
-        self.query_one("#banner", Static).display = False
         self.start()
+
+    def set_banner(self, text: str | None) -> None:
+        """Show ``text`` at the top of every screen (None hides it)."""
+        self.banner_text = text
+        for screen in self.screen_stack:
+            for banner in screen.query(Banner):
+                banner.show(text)
 
     def start(self) -> None:
         """Connect, or ask where to."""
@@ -120,7 +158,16 @@ class MauMauApp(App[None]):
 
     def connect_to(self, host: str, port: int, name: str) -> None:
         self.host, self.port, self.player = host, port, name
+        # The embedded server of --local keeps no records: no secret to keep for it.
+        # --replay only watches: with the secret it would take the player's own
+        # session over (seat included) from the client they play with, so it comes
+        # as a viewer without a secret, under a name that reserves nothing.
+        if self.replay_match is not None:
+            self.player, self.secret = f"{name[:15].rstrip()} (replay)", None
+        else:
+            self.secret = config.secret_for(name) if self.remember else None
         self.model = Model()
+        self.welcomed = False
         self.network()
 
     # --- the network worker -------------------------------------------------------
@@ -132,29 +179,56 @@ class MauMauApp(App[None]):
         while True:
             try:
                 self.link = await ServerLink.open(
-                    self.host, self.port, self.player, self.model.resume
+                    self.host, self.port, self.player, self.model.resume, self.secret
                 )
                 await self.link.run(self._deliver)
             except LinkClosed as closed:
                 self.link = None
+                if self.quitting:
+                    return
                 if self.connected:
                     attempt = 0  # it worked before this drop: start the backoff again
                 self.connected = False
                 fatal = closed.fatal_error
                 if fatal is not None and fatal.code == "unknown_resume":
-                    self.model.resume = None  # the server forgot us: start afresh
+                    # The server forgot the token (it restarted without records, or
+                    # the session was taken back with the secret elsewhere): hello
+                    # afresh. With the secret that may still bring the seat back;
+                    # otherwise it is the lobby.
+                    self.forgotten = self.model.table is not None
+                    self.model.resume = None
+                    self.model.table = self.model.view = None
                     continue
-                never_welcomed = self.model.resume is None
+                taken = fatal is not None and fatal.code in ("name_taken", "name_reserved")
+                if taken and self.replay_match is not None and not self.welcomed:
+                    # Only watching a replay: any other name will do.
+                    self.player = f"viewer-{secrets.token_hex(3)}"
+                    continue
+                if closed.replaced:
+                    # Another client took this session back (the same player, by the
+                    # name's secret): it has the seat now; taking it back again would
+                    # start a tug of war.
+                    self.post_message(
+                        ConnectionChanged(
+                            "Another client took over this session (same name and secret).",
+                            fatal=True,
+                        )
+                    )
+                    return
+                never_welcomed = not self.welcomed
                 refused = fatal is not None and fatal.code != "abuse"
                 if refused or never_welcomed:
                     # A refused hello or an unreachable server: ask the player.
-                    self.post_message(ConnectionChanged(closed.reason, fatal=True))
+                    reason = closed.reason
+                    if fatal is not None and fatal.code == "name_reserved":
+                        reason = f"The name {self.player} belongs to another player; pick another."
+                    self.post_message(ConnectionChanged(reason, fatal=True))
                     return
                 delay = BACKOFF[min(attempt, len(BACKOFF) - 1)]
                 attempt += 1
                 self.post_message(
                     ConnectionChanged(
-                        f"Connection lost ({closed.reason}); reconnecting in {delay:g} s"
+                        f"Connection lost; reconnecting in {delay:g} s ({closed.reason})"
                     )
                 )
                 await asyncio.sleep(delay)
@@ -190,13 +264,16 @@ class MauMauApp(App[None]):
     # --- messages from the worker ---------------------------------------------------
 
     def on_connection_changed(self, event: ConnectionChanged) -> None:
-        banner = self.query_one("#banner", Static)
+        if self.quitting or not self.is_running:
+            return  # shutting down: the screens are going away
+        if event.fatal and self.replay_match is not None:
+            self.exit(return_code=1, message=f"maumau-client: {event.text}")
+            return
         if event.fatal:
-            banner.display = False
+            self.set_banner(None)
             self.switch_to_connect(event.text or "")
             return
-        banner.update(event.text or "")
-        banner.display = bool(event.text)
+        self.set_banner(event.text)
 
     def switch_to_connect(self, message: str) -> None:
         while len(self.screen_stack) > 1:
@@ -204,19 +281,39 @@ class MauMauApp(App[None]):
         self.push_screen(ConnectScreen(self.server_label, self.player, message))
 
     async def on_server_message(self, event: ServerMessage) -> None:
+        if not self.is_running:
+            return  # shutting down: the screens are going away
         message = event.message
         model = self.model
         if not model.apply(message):
             return
         if isinstance(message, Welcome):
-            self.connected = True
-            self.query_one("#banner", Static).display = False
-            if self.remember and self.host:
+            self.connected = self.welcomed = True
+            self.set_banner(None)
+            if self.forgotten and not message.resumed:
+                self.notify("The server forgot your session: back to the lobby.")
+            self.forgotten = False
+            if self.remember and self.host and self.replay_match is None:
                 config.save({"server": self.server_label, "name": message.name})
             if self.on_welcome is not None and not message.resumed:
                 callback, self.on_welcome = self.on_welcome, None
                 await callback(self)  # type: ignore[misc]
+            if self.replay_match is not None and not self._records_screens():
+                self.push_screen(LoneReplayScreen(self.replay_match))
+            for records in self._records_screens():
+                records.reconnected()
             return
+        if isinstance(message, (Stats, Matches, Replay)) or (
+            isinstance(message, Error) and message.ref in RECORDS_REQUESTS
+        ):
+            screens = self._records_screens()
+            for records in screens:
+                records.refresh_records()
+            if not screens and isinstance(message, Error):
+                self.show_error(message.message)
+            return
+        if self.replay_match is not None:
+            return  # only the replay is shown
         if isinstance(message, Lobby):
             if model.table is None:
                 self.show_lobby()
@@ -242,7 +339,21 @@ class MauMauApp(App[None]):
         elif isinstance(message, Error):
             if message.ref == "leave_table" or message.code == "not_at_table":
                 model.left_table()
-            self.show_error(message.message)
+            if not (message.fatal and message.ref == "hello"):  # the connect screen says it
+                self.show_error(message.message)
+
+    def _records_screens(self) -> list[RecordsScreen]:
+        return [s for s in self.screen_stack if isinstance(s, RecordsScreen)]
+
+    def action_leaderboard(self) -> None:
+        self.push_screen(LeaderboardScreen())
+
+    def action_history(self) -> None:
+        self.push_screen(HistoryScreen())
+
+    def open_replay(self, summary: dict[str, Any]) -> None:
+        """Replay a match from the history (its summary names the bots)."""
+        self.push_screen(ReplayScreen(int(summary["id"]), summary))
 
     def _table_screen(self) -> TableScreen | None:
         for screen in self.screen_stack:
@@ -276,6 +387,7 @@ class MauMauApp(App[None]):
         screen.refresh_model(full=full)
 
     async def action_quit(self) -> None:
+        self.quitting = True  # the network worker must not report the close it sees
         if self.link is not None:
             await self.send(Bye())
             self.link.close()

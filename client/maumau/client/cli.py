@@ -1,8 +1,13 @@
 """``maumau-client``: play Mau Mau in the terminal.
 
 maumau-client host:port [--name NAME] [--ascii]
+maumau-client --replay MATCH_ID host:port   (watch a finished match, then quit)
 maumau-client --local [--variant classic|american] [--bots N]
 maumau-client                       (asks where to connect)
+
+The exit status is 0, or 1 when ``--replay`` could not show the match (no such
+match, still running, a server without records, or no connection); the reason is
+printed.
 """
 
 from __future__ import annotations
@@ -34,7 +39,13 @@ def wants_ascii(environ: dict[str, str] | None = None) -> bool:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="maumau-client", description="Play Mau Mau and American Mau-Mau in the terminal."
+        prog="maumau-client",
+        description="Play Mau Mau and American Mau-Mau in the terminal.",
+        epilog=(
+            "In the lobby: n new table, s the leaderboard (stats), h match history "
+            "(Enter replays a match). Your name is kept for you on the server by a secret in "
+            "$XDG_CONFIG_HOME/maumau/client.json."
+        ),
     )
     parser.add_argument("address", nargs="?", help="server as host:port, e.g. 192.168.1.20:7766")
     parser.add_argument("--name", help="your name at the table (default: your login name)")
@@ -44,9 +55,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--variant", choices=["classic", "american"], default="classic", help="with --local"
     )
     parser.add_argument("--bots", type=int, default=3, help="with --local: how many bots (1-9)")
+    parser.add_argument(
+        "--replay",
+        type=int,
+        metavar="MATCH_ID",
+        help="watch the replay of a finished match (ids are in the lobby's history, h), "
+        "then quit; needs host:port",
+    )
     args = parser.parse_args(argv)
     if args.local and args.address:
         parser.error("give either an address or --local, not both")
+    if args.replay is not None and (args.local or not args.address):
+        parser.error("--replay needs the server's host:port (and no --local)")
+    if args.replay is not None and args.replay < 1:
+        parser.error("--replay: a match id is a number from 1")
     limit = 3 if args.variant == "classic" else 9
     if args.local and not 1 <= args.bots <= limit:
         parser.error(f"--bots: 1 to {limit} for {args.variant}")
@@ -78,12 +100,14 @@ def main(argv: list[str] | None = None) -> None:
         if parsed is None:
             print(f"maumau-client: {args.address!r} is not host:port", file=sys.stderr)
             raise SystemExit(2)
-        app = MauMauApp(parsed[0], parsed[1], name, ascii_only)
+        app = MauMauApp(parsed[0], parsed[1], name, ascii_only, replay=args.replay)
     else:
         app = MauMauApp(None, None, name, ascii_only)
     app.run()
     if os.environ.get("MAUMAU_DEBUG"):
         print("bye", file=sys.stderr)
+    if app.return_code:
+        raise SystemExit(app.return_code)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,12 @@ and ``view`` snapshots, the event log and the chat, and derives what the screens
 need from them: whose turn it is, which of my cards are legal (straight from the
 view's legal actions, so the client never re-implements the rules), what each key
 would do now. Nothing here does I/O, so it is tested without a terminal.
+
+The records of a server that keeps them live here too: the latest ``stats``
+(leaderboard) and ``matches`` (history) answers, and the :class:`ReplayBook` of the
+replay being watched, which collects ``replay`` pages as they arrive and says which
+page to ask for next. A refused records request (``no_store`` on a server without a
+database, ``no_such_match``...) is kept, in words, for the screen that asked.
 """
 
 from __future__ import annotations
@@ -27,16 +33,23 @@ from maumau.protocol.cards import (
 )
 from maumau.protocol.messages import (
     ChatLine,
+    Error,
     GameEvent,
     Lobby,
+    Matches,
     MauDecision,
     Message,
+    Replay,
+    Stats,
     TableInfo,
     View,
     Welcome,
 )
 
 LOG_LINES = 200
+REPLAY_PAGE = 50  # the most steps one get_replay answer holds
+RECORDS_REQUESTS = ("get_stats", "list_matches", "get_replay")
+NO_RECORDS = "This server keeps no records (it runs without a database)."
 SUIT_ORDER = {code: i for i, code in enumerate(("C", "S", "H", "D", "R", "Y", "G", "B"))}
 
 
@@ -68,6 +81,21 @@ def plain(text: str, ascii_only: bool) -> str:
     return text.translate(ASCII_TEXT) if ascii_only else text
 
 
+def seat_label(seat: dict[str, Any], empty: str = "(free)") -> str:
+    """A seat's name as players read it: ``Ann``, or a bot with its level, ``Ada (hard)``."""
+    name = seat["name"] or empty
+    if seat["bot"]:
+        return f"{name} ({seat.get('level') or 'bot'})"
+    return name
+
+
+def records_problem(error: Error) -> str:
+    """A refused records request, in words for the screen that asked."""
+    if error.code == "no_store":
+        return NO_RECORDS
+    return error.message[:1].upper() + error.message[1:] if error.message else error.code
+
+
 def is_red(code: str) -> bool:
     card = CARD_BY_CODE[code]
     return is_classic(card) and SUIT_OF[card] in (1, 2)
@@ -88,6 +116,10 @@ class Model:
     score_history: list[tuple[int, ...]] = field(default_factory=list)
     left_table_id: int | None = None
     match_no: int = 0  # counts matches seen at this table (a rematch starts a new one)
+    stats: Stats | None = None  # the latest leaderboard
+    matches: Matches | None = None  # the latest match history
+    replay: ReplayBook | None = None  # the replay being watched
+    records_errors: dict[str, str] = field(default_factory=dict)  # request type -> why
 
     def apply(self, message: Message) -> bool:
         """Fold ``message`` in; False if it was about a table we have left (ignored)."""
@@ -96,6 +128,8 @@ class Model:
         if isinstance(message, Welcome):
             self.name = message.name
             self.resume = message.resume
+            if self.replay is not None:
+                self.replay.lost_connection()  # asked on the old connection: ask again
         elif isinstance(message, Lobby):
             self.lobby = message
         elif isinstance(message, TableInfo):
@@ -112,6 +146,19 @@ class Model:
         elif isinstance(message, ChatLine):
             line = f"{message.sender}: {message.text}"
             (self.chat if message.scope == "table" else self.lobby_chat).append(line)
+        elif isinstance(message, Stats):
+            self.stats = message
+            self.records_errors.pop("get_stats", None)
+        elif isinstance(message, Matches):
+            self.matches = message
+            self.records_errors.pop("list_matches", None)
+        elif isinstance(message, Replay):
+            if self.replay is not None and self.replay.match == message.match:
+                self.replay.apply(message)
+        elif isinstance(message, Error) and message.ref in RECORDS_REQUESTS:
+            self.records_errors[message.ref] = records_problem(message)
+            if message.ref == "get_replay" and self.replay is not None:
+                self.replay.refused(records_problem(message))
         return True
 
     def _stale(self, message: Message) -> bool:
@@ -162,12 +209,10 @@ class Model:
         return v is not None and v.phase == "playing" and v.seat is not None and v.turn == v.seat
 
     def names(self) -> list[str]:
+        """Each seat's name, bots with their level: ``Ada (hard)``."""
         if self.table is None:
             return []
-        return [
-            (s["name"] or f"Seat {i + 1}") + (" (bot)" if s["bot"] else "")
-            for i, s in enumerate(self.table.seats)
-        ]
+        return [seat_label(s, f"Seat {i + 1}") for i, s in enumerate(self.table.seats)]
 
     def hand(self) -> list[str]:
         """My cards, sorted by suit then rank."""
@@ -226,3 +271,103 @@ class Model:
 
     def is_classic(self) -> bool:
         return self.variant() == "classic"
+
+
+@dataclass
+class ReplayBook:
+    """A finished match's replay, fetched a page (at most 50 steps) at a time.
+
+    ``steps`` holds every step received so far, by number. The screen asks
+    :meth:`wants` for each step it is about to show or would like ready (the next and
+    previous few); the answer is the ``start`` of a ``get_replay`` to send, or None
+    when the step is here or already asked for. Pages are aligned to multiples of 50,
+    except after a short page (the server may send fewer steps to keep a frame small),
+    when the missing steps are asked for from the first one missing. The server answers
+    in order, so ``pending`` (the starts asked for, oldest first) loses its first entry
+    with each ``replay`` or refusal.
+    """
+
+    match: int
+    table: str = ""
+    variant: str = "classic"
+    names: tuple[str, ...] = ()
+    bots: tuple[bool, ...] = ()
+    total: int | None = None
+    steps: dict[int, dict[str, Any]] = field(default_factory=dict)
+    pending: list[int] = field(default_factory=list)
+    error: str | None = None
+
+    def apply(self, page: Replay) -> None:
+        if self.pending:
+            self.pending.pop(0)
+        self.table, self.variant, self.names = page.table, page.variant, page.names
+        self.bots = page.bots
+        self.total = page.total
+        for step in page.steps:
+            self.steps[int(step["n"])] = step
+        self.error = None
+
+    def refused(self, why: str) -> None:
+        if self.pending:
+            self.pending.pop(0)
+        self.error = why
+
+    def lost_connection(self) -> None:
+        """Requests on a dropped connection get no answer: ask again when needed."""
+        self.pending.clear()
+
+    @property
+    def last(self) -> int | None:
+        return None if self.total is None else self.total - 1
+
+    def wants(self, n: int) -> int | None:
+        """The ``start`` of the page to ask for to get step ``n``, if it is needed."""
+        if n < 0 or (self.total is not None and n >= self.total) or n in self.steps:
+            return None
+        if any(start <= n < start + REPLAY_PAGE for start in self.pending):
+            return None
+        aligned = n - n % REPLAY_PAGE
+        start = n if aligned in self.steps else aligned
+        self.pending.append(start)
+        return start
+
+    def is_round_start(self, n: int) -> bool | None:
+        """True if step ``n`` deals a round; None when a step needed is not here yet."""
+        if n == 0:
+            return True
+        if n not in self.steps or n - 1 not in self.steps:
+            return None
+        return bool(self.steps[n]["round"] != self.steps[n - 1]["round"])
+
+    def next_round(self, n: int) -> tuple[int | None, int | None]:
+        """Where the next round starts after step ``n``: ``(step, None)``; or
+        ``(None, missing)`` when step ``missing`` must arrive first; ``(None, None)``
+        when there is no later round."""
+        last = self.last
+        k = n + 1
+        while last is None or k <= last:
+            start = self.is_round_start(k)
+            if start is None:
+                return None, (k if k not in self.steps else k - 1)
+            if start:
+                return k, None
+            k += 1
+        return None, None
+
+    def previous_round(self, n: int) -> tuple[int | None, int | None]:
+        """Where the round of step ``n`` starts, or, if ``n`` is that start, where the
+        round before starts. Same answers as :meth:`next_round`."""
+        if n <= 0:
+            return 0, None
+        here = self.is_round_start(n)
+        if here is None:
+            return None, (n if n not in self.steps else n - 1)
+        k = n - 1 if here else n
+        while k > 0:
+            start = self.is_round_start(k)
+            if start is None:
+                return None, (k if k not in self.steps else k - 1)
+            if start:
+                return k, None
+            k -= 1
+        return 0, None

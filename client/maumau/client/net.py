@@ -16,9 +16,18 @@ from maumau.protocol.codec import (
     NEED_DATA,
     PEER_CLOSED,
     Connection,
+    LocalProtocolError,
     RemoteProtocolError,
 )
-from maumau.protocol.messages import PROTOCOL_VERSION, Error, Hello, Message, Ping, Pong
+from maumau.protocol.messages import (
+    PROTOCOL_VERSION,
+    Error,
+    Goodbye,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+)
 
 CONNECT_TIMEOUT = 10.0
 
@@ -26,10 +35,19 @@ CONNECT_TIMEOUT = 10.0
 class LinkClosed(Exception):
     """The connection ended; ``reason`` says why, in words."""
 
-    def __init__(self, reason: str, fatal_error: Error | None = None) -> None:
+    def __init__(
+        self, reason: str, fatal_error: Error | None = None, goodbye: str | None = None
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.fatal_error = fatal_error
+        self.goodbye = goodbye  # the reason of the server's goodbye, if it said one
+
+    @property
+    def replaced(self) -> bool:
+        """The server closed this connection because the session was resumed on
+        another (its goodbye says "replaced by a new connection")."""
+        return self.goodbye is not None and "replaced" in self.goodbye
 
 
 class ServerLink:
@@ -39,7 +57,15 @@ class ServerLink:
         self.codec = Connection("client")
 
     @classmethod
-    async def open(cls, host: str, port: int, name: str, resume: str | None = None) -> ServerLink:
+    async def open(
+        cls,
+        host: str,
+        port: int,
+        name: str,
+        resume: str | None = None,
+        secret: str | None = None,
+    ) -> ServerLink:
+        """Connect and say ``hello`` (with the resume token and the name's secret)."""
         try:
             reader, writer = await asyncio.wait_for(
                 asyncio.open_connection(host, port), CONNECT_TIMEOUT
@@ -47,21 +73,27 @@ class ServerLink:
         except TimeoutError:
             raise LinkClosed(f"no answer from {host}:{port}") from None
         except OSError as error:
-            raise LinkClosed(f"cannot reach {host}:{port}: {error.strerror or error}") from None
+            why = "refused" if isinstance(error, ConnectionRefusedError) else error.strerror
+            raise LinkClosed(f"cannot reach {host}:{port}: {why or error}") from None
         link = cls(reader, writer)
-        await link.send(Hello(PROTOCOL_VERSION, name, resume))
+        await link.send(Hello(PROTOCOL_VERSION, name, resume, secret))
         return link
 
     async def send(self, message: Message) -> None:
+        """Send one message. Raises LinkClosed when the connection is gone, and also
+        before ``welcome`` (the codec refuses to send anything but ``hello`` then)."""
         try:
             self.writer.write(self.codec.send(message))
             await self.writer.drain()
         except (ConnectionError, OSError) as error:
             raise LinkClosed(f"connection lost: {error}") from None
+        except LocalProtocolError as error:
+            raise LinkClosed(f"not connected yet ({error.message})") from None
 
     async def run(self, deliver: Callable[[Message], None]) -> None:
         """Read until the connection ends; raises LinkClosed with the reason."""
         fatal: Error | None = None
+        goodbye: str | None = None
         while True:
             try:
                 event = self.codec.next_event()
@@ -75,14 +107,16 @@ class ServerLink:
                 self.codec.receive_data(data)
                 continue
             if event is PEER_CLOSED:
-                reason = fatal.message if fatal else "the server closed the connection"
-                raise LinkClosed(reason, fatal)
+                reason = fatal.message if fatal else goodbye or "the server closed the connection"
+                raise LinkClosed(reason, fatal, goodbye)
             assert isinstance(event, Message)
             if isinstance(event, Ping):
                 await self.send(Pong(event.nonce))
                 continue
             if isinstance(event, Error) and event.fatal:
                 fatal = event
+            if isinstance(event, Goodbye):
+                goodbye = event.reason  # e.g. "the server is shutting down"
             deliver(event)
 
     def close(self) -> None:

@@ -3,13 +3,17 @@
 Each function returns a :class:`rich.text.Text` for one area of the table screen.
 Nothing is said by colour alone: the player on turn has a ``▶`` (``>`` in ASCII),
 "MAU!" is a word, suits keep their symbols (or letters in ASCII) when coloured.
+The replay screen's areas (every hand revealed, the pile, the title) are drawn here
+too, from a :class:`~maumau.client.model.ReplayBook` step.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 
-from .model import Model, is_red, label, suit_words
+from .model import Model, ReplayBook, card_sort_key, is_red, label, seat_label, suit_words
 
 CARD_WIDTH = 7  # a card box: 5 characters of face between two borders
 
@@ -68,8 +72,8 @@ def opponents(model: Model, ascii_only: bool, width: int = 80) -> Text:
     if view is None:
         text.append(" Waiting for the match to start. Seats:\n", style="bold")
         for i, info in enumerate(table.seats):
-            name = info["name"] or "(free)"
-            mark = " (bot)" if info["bot"] else (" ready" if info["ready"] else "")
+            name = seat_label(info)
+            mark = " ready" if info["ready"] and not info["bot"] else ""
             you = "  <- you" if table.you == i else ""
             text.append(f"   {i + 1}. {name}{mark}{you}\n")
         return text
@@ -306,4 +310,134 @@ def score_chart(model: Model, ascii_only: bool, width: int = 26) -> Text:
         trail = " ".join(str(r[seat]) for r in model.score_history[-4:])
         bar = block * min(width, int(width * score / max(1, target)))
         text.append(f"{names[seat][:12]:<12} {bar:<{width}} {score:>5}  ({trail})\n")
+    return text
+
+
+# --- replays -------------------------------------------------------------------------
+
+REPLAY_NAME_WIDTH = 14
+
+
+def replay_names(book: ReplayBook) -> list[str]:
+    """The replay's players, bots marked (when the history said which were bots)."""
+    return [
+        name + (" (bot)" if i < len(book.bots) and book.bots[i] else "")
+        for i, name in enumerate(book.names)
+    ]
+
+
+def replay_title(book: ReplayBook, n: int, ascii_only: bool, width: int = 80) -> Text:
+    """The title bar: which match, which step of how many, which round."""
+    dot = "-" if ascii_only else "·"
+    game = "Mau Mau" if book.variant == "classic" else "American"
+    text = Text(" maumau  ", style="bold")
+    text.append(f"replay {dot} {book.table or '...'} {dot} {game}")
+    step = book.steps.get(n)
+    where = f"step {n + 1}/{book.total}" if book.total else "loading"
+    if step is not None:
+        where += f" {dot} round {step['round']}"
+    pad = max(1, width - 1 - len(text.plain) - len(where))
+    text.append(" " * pad + where)
+    return text
+
+
+def replay_hands(
+    book: ReplayBook, step: dict[str, Any], ascii_only: bool, width: int = 78, lines: int = 10
+) -> Text:
+    """Every seat with its cards revealed, the seat on turn marked. A hand that does
+    not fit on its line wraps when there are ``lines`` enough for every hand to wrap,
+    else is cut with ``+N`` (the count is always shown in its own column)."""
+    marks = _marks(ascii_only)
+    names = replay_names(book)
+    hands: list[list[str]] = [sorted(h, key=card_sort_key) for h in step["hands"]]
+    prefix = 2 + REPLAY_NAME_WIDTH + 1 + 5 + 6 + 2
+    room = max(10, width - prefix)
+
+    def wrapped(cards: list[str]) -> list[list[str]]:
+        rows: list[list[str]] = [[]]
+        used = 0
+        for code in cards:
+            size = len(label(code, ascii_only)) + 1
+            if used + size > room and rows[-1]:
+                rows.append([])
+                used = 0
+            rows[-1].append(code)
+            used += size
+        return rows
+
+    layouts = [wrapped(cards) for cards in hands]
+    wrap = sum(len(rows) for rows in layouts) <= lines
+    text = Text()
+    header = f"  {'player':<{REPLAY_NAME_WIDTH}} {'cards':>5} {'pts':>5}  hand"
+    text.append(header + "\n", style="dim")
+    playing = step["phase"] == "playing"
+    for seat, cards in enumerate(hands):
+        turn = playing and seat == step["turn"]
+        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+        score = step["scores"][seat] if seat < len(step["scores"]) else 0
+        head = f"{marks['turn'] if turn else ' '} {name[:REPLAY_NAME_WIDTH]:<{REPLAY_NAME_WIDTH}}"
+        text.append(head, style="bold reverse" if turn else "bold")
+        text.append(f" {len(cards):>5} {score:>5}  ")
+        rows = layouts[seat] if wrap else [_cut(cards, room, ascii_only)]
+        for i, row in enumerate(rows):
+            if i:
+                text.append("\n" + " " * prefix)
+            for code in row:
+                if code.startswith("+"):
+                    text.append(code, style="dim")
+                else:
+                    text.append(label(code, ascii_only), style=card_style(code, True, False))
+                text.append(" ")
+        if not cards:
+            text.append("(out)", style="dim")
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def _cut(cards: list[str], room: int, ascii_only: bool) -> list[str]:
+    """As many cards as fit in ``room`` characters, then ``+N`` for the rest."""
+    shown: list[str] = []
+    used = 0
+    for i, code in enumerate(cards):
+        size = len(label(code, ascii_only)) + 1
+        rest = len(cards) - i - 1
+        tail = len(f"+{rest}") + 1 if rest else 0
+        if used + size + tail > room:
+            shown.append(f"+{len(cards) - i}")
+            break
+        shown.append(code)
+        used += size
+    return shown
+
+
+def replay_table(
+    book: ReplayBook, step: dict[str, Any], ascii_only: bool, winner: int | None = None
+) -> Text:
+    """The pile and the state of play: top card, named suit or colour, penalty,
+    stock, direction, and whose turn it is (or how the round or match stands)."""
+    marks = _marks(ascii_only)
+    names = replay_names(book)
+    text = Text(" on top: ")
+    top = step["top"]
+    text.append(f" {label(top, ascii_only)} ", style=card_style(top, True, False) + " reverse")
+    if step["named"]:
+        what = "suit" if book.variant == "classic" else "colour"
+        text.append(f"  {what}: {suit_words(step['named'], ascii_only)}", style="bold")
+    if step["penalty"]:
+        text.append(f"  penalty: draw {step['penalty']}", style="bold yellow")
+    direction = marks["cw"] if step["direction"] == 1 else marks["ccw"]
+    text.append(f"  stock {step['stock']}  {direction}\n ")
+    phase = step["phase"]
+    if phase == "playing":
+        turn = step["turn"]
+        text.append(f"{names[turn] if turn < len(names) else turn} to play")
+    elif phase == "ending":
+        text.append("the last card is down; the round ends when its call window closes")
+    elif phase == "round_over":
+        text.append(f"round {step['round']} is over", style="bold")
+    else:
+        text.append("the match is over", style="bold")
+        if winner is not None and winner < len(names):
+            text.append(f": {names[winner]} wins", style="bold")
     return text

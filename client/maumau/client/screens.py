@@ -4,6 +4,11 @@ Screens draw the view model (:mod:`maumau.client.model`) and turn keys into prot
 messages through ``self.app.send``. They hold no game truth of their own: the table
 screen is redrawn from the model whenever a server message arrives, and its footer
 shows only the keys that mean something now (``check_action``).
+
+The new-table dialog places the bots with :class:`SeatPlan`, a small widget that
+shows one cell per seat ("you", "open", or a bot's level) and is set by keys. The
+records of a server (leaderboard, history, replays) have their own module,
+:mod:`maumau.client.records`; the lobby opens them through the app's actions.
 """
 
 from __future__ import annotations
@@ -15,7 +20,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
+from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import (
     Checkbox,
     DataTable,
@@ -46,10 +54,44 @@ from maumau.protocol.messages import (
 )
 
 from . import render
-from .model import label, plain, suit_words
+from .model import label, plain, seat_label, suit_words
 
 if TYPE_CHECKING:
     from .app import MauMauApp
+
+
+class Banner(Static):
+    """The line at the top of a screen that says the connection is down and when the
+    client tries again. Every main screen has one; the app sets them all at once
+    (:meth:`MauMauApp.set_banner`), and a screen shown later starts with the app's
+    current text."""
+
+    def __init__(self) -> None:
+        super().__init__("", id="banner")
+
+    def on_mount(self) -> None:
+        self.show(getattr(self.app, "banner_text", None))
+
+    def show(self, text: str | None) -> None:
+        self.update(text or "")
+        self.display = bool(text)
+
+
+class PickList(DataTable[Any]):
+    """A list of rows whose Enter shows in the footer as what it does (a plain
+    DataTable hides its Enter). Subclasses name it in their BINDINGS; Enter means
+    nothing, and is not shown, without rows."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select_cursor":
+            return self.row_count > 0
+        return True
+
+
+class TableList(PickList):
+    """The lobby's tables: Enter joins the one under the cursor."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "join")]
 
 
 class AsciiAware:
@@ -105,15 +147,19 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "join"),
         Binding("w", "watch", "watch"),
         Binding("n", "new_table", "new table"),
-        Binding("r", "refresh", "refresh"),
+        Binding("s", "app.leaderboard", "stats"),
+        Binding("l", "app.leaderboard", "leaderboard", show=False),
+        Binding("h", "app.history", "history"),
+        Binding("r", "refresh", "refresh", show=False),
         Binding("tab", "chat", "chat", priority=True),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "app.quit", "quit"),
     ]
 
     def compose(self) -> ComposeResult:
+        yield Banner()
         yield Static("", id="lobby-title", classes="title")
-        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="lobby-bottom"):
             yield Static("", id="online")
             yield RichLog(id="lobby-chat", wrap=True)
@@ -146,13 +192,13 @@ class LobbyScreen(Screen[None]):
         lobby = model.lobby
         keep = table.cursor_row
         table.clear()
+        room = max(28, (self.size.width or 80) - 52)  # for the players column
+        cut = "..." if app.ascii_only else "…"
         if lobby is not None:
             for summary in lobby.tables:
                 seats = summary["seats"]
                 taken = sum(1 for s in seats if s["name"])
-                players = " ".join(
-                    (s["name"] or "") + ("(bot)" if s["bot"] else "") for s in seats if s["name"]
-                )
+                players = " ".join(seat_label(s).replace(" (", "(") for s in seats if s["name"])
                 lock = " (locked)" if summary["locked"] else ""
                 game = "Mau Mau" if summary["variant"] == "classic" else "American"
                 state = summary["state"]
@@ -162,7 +208,7 @@ class LobbyScreen(Screen[None]):
                     summary["name"] + lock,
                     game,
                     f"{taken}/{len(seats)}",
-                    players[:28],
+                    players if len(players) <= room else players[: room - len(cut)] + cut,
                     state,
                     key=str(summary["id"]),
                 )
@@ -294,6 +340,94 @@ HOUSE_RULES = {
 }
 
 
+SEAT_LIMITS = {"classic": 4, "american": 10}
+SEAT_CHOICES = ("open", "easy", "normal", "hard")  # a free seat, or a bot of that level
+
+
+class SeatPlan(Widget, can_focus=True):
+    """Who sits where at a new table: seat 1 is the creator's ("you"); every other seat
+    is "open" (free for a person) or a bot "easy", "normal" or "hard".
+
+    Left/Right pick a seat, Space (or Up/Down) cycles its choice, and o, e, n, h set it
+    directly. The picked seat is bracketed (``[3 hard  ]``) as well as highlighted.
+    Choices are kept for all ten seats, so shrinking the table and growing it again
+    loses nothing; :meth:`bots` gives what ``create_table`` needs for the seats shown.
+    """
+
+    BINDINGS = [
+        Binding("left", "move(-1)", "seat", key_display="←→"),
+        Binding("right", "move(1)", "seat", show=False),
+        Binding("space", "cycle(1)", "change"),
+        Binding("up", "cycle(-1)", "change", show=False),
+        Binding("down", "cycle(1)", "change", show=False),
+        Binding("o", "set('open')", "open", show=False),
+        Binding("e", "set('easy')", "easy", show=False),
+        Binding("n", "set('normal')", "normal", show=False),
+        Binding("h", "set('hard')", "hard", show=False),
+    ]
+    CELL = 12  # "[10 normal] " and a space
+
+    seats: reactive[int] = reactive(4, layout=True)
+    cursor: reactive[int] = reactive(1)
+
+    def __init__(self, choices: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # The old dialog's default: two bots in the last two of four seats.
+        self.choices = choices or ["you", "open", *["normal"] * 8]
+
+    def bots(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """The bot seats (0-based) among the seats shown, and their levels."""
+        seats = [i for i in range(1, self.seats) if self.choices[i] != "open"]
+        return tuple(seats), tuple(self.choices[i] for i in seats)
+
+    def validate_cursor(self, cursor: int) -> int:
+        return max(1, min(self.seats - 1, cursor))
+
+    def watch_seats(self) -> None:
+        self.cursor = self.cursor  # back into range
+
+    def action_move(self, step: int) -> None:
+        self.cursor = (self.cursor - 1 + step) % (self.seats - 1) + 1
+
+    def action_cycle(self, step: int) -> None:
+        now = SEAT_CHOICES.index(self.choices[self.cursor])
+        self.action_set(SEAT_CHOICES[(now + step) % len(SEAT_CHOICES)])
+
+    def action_set(self, choice: str) -> None:
+        self.choices[self.cursor] = choice
+        self.refresh()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        per_row = max(1, width // self.CELL)
+        return 2 + -(-self.seats // per_row)
+
+    def render(self) -> Text:
+        width = self.size.width or 72
+        per_row = max(1, width // self.CELL)
+        text = Text("Who sits where: ", style="bold")
+        text.append("open = free for a player; easy, normal, hard = a bot\n", style="dim")
+        for i in range(self.seats):
+            if i and i % per_row == 0:
+                text.append("\n")
+            picked = i == self.cursor and self.has_focus
+            left, right = ("[", "]") if picked else (" ", " ")
+            choice = self.choices[i]
+            style = "bold" if choice == "you" else ("dim" if choice == "open" else "")
+            text.append(left)
+            text.append(f"{i + 1:>2} {choice:<6}", style=style + (" reverse" if picked else ""))
+            text.append(right + " ")
+        text.append("\n")
+        hint = "Left/Right: seat, Space: change" if self.has_focus else "Tab here to change"
+        text.append(hint, style="italic dim")
+        return text
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+
 class NewTableScreen(AsciiAware, ModalScreen[None]):
     """Every table setting, with its default, in one scrolling form."""
 
@@ -319,8 +453,7 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
             )
             yield Label("Seats (2-4 Mau Mau, 2-10 American)")
             yield Input("4", id="t-seats", type="integer")
-            yield Label("Bots (fill the last seats)")
-            yield Input("2", id="t-bots", type="integer")
+            yield SeatPlan(id="t-plan")
             yield Label("Target score (empty: 150 or 500)")
             yield Input("", id="t-target", type="integer")
             yield Label("Password (empty: open table)")
@@ -351,6 +484,19 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
     @on(Select.Changed, "#t-variant")
     def variant_changed(self, event: Select.Changed) -> None:
         self._show_rules(str(event.value))
+        self._resize_plan()
+
+    @on(Input.Changed, "#t-seats")
+    def seats_changed(self) -> None:
+        self._resize_plan()
+
+    def _resize_plan(self) -> None:
+        """The plan shows as many seats as the seat count says (within the variant's
+        range while the number is being typed); choices of hidden seats are kept."""
+        variant = str(self.query_one("#t-variant", Select).value)
+        value = self.query_one("#t-seats", Input).value.strip()
+        seats = int(value) if value.lstrip("-").isdigit() else 4
+        self.query_one(SeatPlan).seats = max(2, min(SEAT_LIMITS[variant], seats))
 
     def _show_rules(self, variant: str) -> None:
         for box in self.query(Checkbox):
@@ -366,7 +512,6 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
         error = self.query_one("#t-error", Static)
         try:
             seats = self._int("#t-seats") or 4
-            bots = self._int("#t-bots") or 0
             settings: dict[str, Any] = {"variant": variant, "seats": seats}
             target = self._int("#t-target")
             if target:
@@ -387,14 +532,17 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
         except ValueError:
             error.update("Numbers only, please")
             return
-        if not 0 <= bots < seats:
-            error.update(f"Bots: 0 to {seats - 1}, so that a seat is left for you")
+        if not 2 <= seats <= SEAT_LIMITS[variant]:
+            game = "Mau Mau" if variant == "classic" else "American Mau-Mau"
+            error.update(f"Seats: 2 to {SEAT_LIMITS[variant]} for {game}")
             return
+        plan = self.query_one(SeatPlan)
+        plan.seats = seats
+        bot_seats, levels = plan.bots()
         name = self.query_one("#t-name", Input).value.strip() or "Table"
         password = self.query_one("#t-password", Input).value or None
-        bot_seats = tuple(range(seats - bots, seats))
         app: MauMauApp = self.app  # type: ignore[assignment]
-        await app.send(CreateTable(name[:32], settings, bot_seats, password))
+        await app.send(CreateTable(name[:32], settings, bot_seats, password, levels))
         self.dismiss(None)
 
     def action_cancel(self) -> None:
@@ -518,6 +666,11 @@ class ConfirmScreen(AsciiAware, ModalScreen[bool]):
 
 
 HELP = """\
+[b]Keys in the lobby[/b]
+  Enter  join the table          w  watch it       n  new table
+  s, l   leaderboard (stats)     h  match history (Enter replays one)
+  Tab    chat                    q  quit
+
 [b]Keys at the table[/b]
   Left/Right, 1-9  pick a card        Enter  play it
   d  draw a card                      k      keep the drawn card
@@ -623,6 +776,7 @@ class TableScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
+        yield Banner()
         yield Static("", id="title", classes="title")
         yield Static("", id="opponents")
         yield Static("", id="pile")
