@@ -679,6 +679,7 @@ class Server:
         session, resumed = found
         if resumed:
             session.pings.clear()
+            session.rtt = None  # a new connection may take another path
             previous = session.link
             if previous is not None:
                 previous.send(Goodbye("replaced by a new connection"))
@@ -777,12 +778,15 @@ class Server:
         return session, False
 
     async def _pinger(self, session: Session, link: Link) -> None:
-        """Ping every ``ping_interval``; the pongs measure the round trip (for lag
-        compensation), and a peer that leaves DEAD_AFTER_PINGS pings unanswered is
-        disconnected."""
+        """Ping at once, then every ``ping_interval``; the pongs measure the round trip
+        (for lag compensation), and a peer that leaves DEAD_AFTER_PINGS pings
+        unanswered is disconnected."""
         nonce = 0
+        first = True
         while not link.closing:
-            await trio.sleep(self.ping_interval)
+            if not first:
+                await trio.sleep(self.ping_interval)
+            first = False
             if session.link is not link:
                 return
             if len(session.pings) >= DEAD_AFTER_PINGS:

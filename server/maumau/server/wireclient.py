@@ -44,6 +44,7 @@ class WireClient:
         self.welcome: Welcome | None = None
         self.errors: list[Error] = []
         self.closed = False
+        self._sending = trio.Lock()
 
     @classmethod
     async def open(
@@ -71,7 +72,8 @@ class WireClient:
         return await cls.open(stream, name, resume, secret)
 
     async def send(self, message: Message) -> None:
-        await self.stream.send_all(self.codec.send(message))
+        async with self._sending:  # pongs from receive() may meet another task's send
+            await self.stream.send_all(self.codec.send(message))
 
     async def receive(self) -> Message:
         while True:
@@ -89,7 +91,11 @@ class WireClient:
             assert isinstance(event, Message)
             self.received.append(event)
             if isinstance(event, Ping):
-                await self.send(Pong(event.nonce))
+                try:
+                    await self.send(Pong(event.nonce))
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass  # the server is gone; reading on reports it
+
             elif isinstance(event, View):
                 self.view = event
             elif isinstance(event, TableInfo):
