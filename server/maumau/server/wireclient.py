@@ -8,6 +8,7 @@ and read them back, answering the server's pings. Every received message is kept
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -91,10 +92,9 @@ class WireClient:
             assert isinstance(event, Message)
             self.received.append(event)
             if isinstance(event, Ping):
-                try:
+                # If the server is gone, reading on reports it.
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                     await self.send(Pong(event.nonce))
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    pass  # the server is gone; reading on reports it
 
             elif isinstance(event, View):
                 self.view = event
