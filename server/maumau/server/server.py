@@ -446,6 +446,15 @@ class Server:
 
     # --- persistence -------------------------------------------------------------------
 
+    def commit(self) -> None:
+        """Commit the store's open group of writes (see :mod:`maumau.server.store`)."""
+        if self.store is not None and self.store.dirty:
+            try:
+                self.store.commit()
+            except sqlite3.Error:
+                log.exception("the database could not commit")
+                self.store.dirty = False
+
     def _save_session(self, session: Session) -> None:
         if self.store is not None:
             table_id = session.table.id if session.table is not None else None
@@ -517,6 +526,7 @@ class Server:
             watched = self.tables.get(record.table_id) if record.table_id is not None else None
             if session.table is None and watched is not None:
                 session.table = watched  # a spectator: watches again on resuming
+        self.commit()
         if restored or self.sessions:
             log.info("restored %d tables and %d sessions", restored, len(self.sessions))
 
@@ -570,6 +580,7 @@ class Server:
                             batch.append(frames.receive_nowait())
                         except (trio.WouldBlock, trio.EndOfChannel):
                             break
+                    self.commit()  # nothing leaves before what caused it is journaled
                     await stream.send_all(b"".join(batch) if len(batch) > 1 else frame)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
@@ -799,6 +810,7 @@ class Server:
 
     async def shutdown(self) -> None:
         """Tell everybody goodbye and give their writers a moment to flush."""
+        self.commit()
         log.info("shutting down: telling %d connections", len(self.links))
         for link in list(self.links):
             link.send(Goodbye("the server is shutting down"))

@@ -19,10 +19,15 @@ never the token), players (the SHA-256 of each player's secret, which reserves t
 name), rounds and per-seat results of finished matches (for statistics and the
 leaderboard).
 
-The database runs in WAL mode with ``synchronous=NORMAL``: each insert is its own
-transaction, which costs tens of microseconds (no fsync per commit). A committed
-transaction survives the server process being killed (``kill -9``); after a power
-failure the last transactions may be lost, but the database stays consistent.
+The database runs in WAL mode with ``synchronous=NORMAL`` (no fsync per commit). A
+committed transaction survives the server process being killed (``kill -9``); after a
+power failure the last transactions may be lost, but the database stays consistent.
+
+Writes are grouped: the first write opens a transaction and :meth:`Store.commit`
+closes it. The server commits before it sends anything (each connection's writer
+commits before writing to its socket) and after each round of a table's timers, so
+the rule "journaled before broadcast" holds while many actions that arrive together
+share one commit.
 
 All calls are synchronous and short; the server makes them from its one trio thread,
 so there is only ever one writer.
@@ -197,6 +202,7 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        self.dirty = False  # a group of writes is open and not yet committed
         self._lock: IO[bytes] | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -217,6 +223,7 @@ class Store:
             )
 
     def close(self) -> None:
+        self.commit()
         self.db.close()
         if self._lock is not None:
             self._lock.close()
@@ -232,9 +239,7 @@ class Store:
         if row is None:
             if secret is None:
                 return "free"
-            self.db.execute(
-                "INSERT INTO players VALUES (?, ?, ?)", (name, digest(secret), time.time())
-            )
+            self._write("INSERT INTO players VALUES (?, ?, ?)", (name, digest(secret), time.time()))
             return "ok"
         if secret is not None and same_digest(row[0], digest(secret)):
             return "ok"
@@ -243,17 +248,17 @@ class Store:
     # --- sessions --------------------------------------------------------------------
 
     def save_session(self, token_sha256: str, id: str, name: str, table_id: int | None) -> None:
-        self.db.execute(
+        self._write(
             "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?)",
             (token_sha256, id, name, table_id, time.time()),
         )
 
     def drop_session(self, token_sha256: str) -> None:
-        self.db.execute("DELETE FROM sessions WHERE token_sha256=?", (token_sha256,))
+        self._write("DELETE FROM sessions WHERE token_sha256=?", (token_sha256,))
 
     def sessions(self) -> list[SessionRecord]:
         """Sessions seen within the last week; older ones are forgotten."""
-        self.db.execute("DELETE FROM sessions WHERE seen < ?", (time.time() - SESSION_MAX_AGE_S,))
+        self._write("DELETE FROM sessions WHERE seen < ?", (time.time() - SESSION_MAX_AGE_S,))
         rows = self.db.execute("SELECT token_sha256, id, name, table_id FROM sessions")
         return [SessionRecord(*row) for row in rows]
 
@@ -264,7 +269,7 @@ class Store:
         return (row[0] or 0) + 1
 
     def save_table(self, record: TableRecord) -> None:
-        self.db.execute(
+        self._write(
             "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
             (
                 record.id,
@@ -280,7 +285,7 @@ class Store:
         )
 
     def close_table(self, table_id: int) -> None:
-        self.db.execute("UPDATE tables SET open=0 WHERE id=?", (table_id,))
+        self._write("UPDATE tables SET open=0 WHERE id=?", (table_id,))
 
     def open_tables(self) -> list[TableRecord]:
         rows = self.db.execute(
@@ -305,7 +310,7 @@ class Store:
         names: list[str],
         bots: list[bool],
     ) -> int:
-        cursor = self.db.execute(
+        cursor = self._write(
             "INSERT INTO matches (table_id, table_name, settings, seed, names, bots, started) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
@@ -325,7 +330,7 @@ class Store:
         self, match_id: int, n: int, action: list[Any], seq: int, timers: dict[str, Any]
     ) -> None:
         """Journal one accepted action (its number ``n`` counts from 1 within the match)."""
-        self.db.execute(
+        self._write(
             "INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)",
             (match_id, n, _dumps(action), seq, _dumps(timers), time.time()),
         )
@@ -345,7 +350,7 @@ class Store:
     def round_over(
         self, match_id: int, round_no: int, winner: int, points: int, scores: list[int]
     ) -> None:
-        self.db.execute(
+        self._write(
             "INSERT OR REPLACE INTO rounds VALUES (?, ?, ?, ?, ?)",
             (match_id, round_no, winner, points, _dumps(scores)),
         )
@@ -361,16 +366,15 @@ class Store:
         ):
             if 0 <= round_winner < len(rounds_won):
                 rounds_won[round_winner] += 1
-        with self._transaction():
-            self.db.execute(
-                "UPDATE matches SET finished=?, winner=?, scores=? WHERE id=?",
-                (time.time(), winner, _dumps(scores), match_id),
+        self._write(
+            "UPDATE matches SET finished=?, winner=?, scores=? WHERE id=?",
+            (time.time(), winner, _dumps(scores), match_id),
+        )
+        for seat, (name, bot) in enumerate(zip(match.names, match.bots, strict=True)):
+            self._write(
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, seat, name, bot, scores[seat], seat == winner, rounds_won[seat]),
             )
-            for seat, (name, bot) in enumerate(zip(match.names, match.bots, strict=True)):
-                self.db.execute(
-                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (match_id, seat, name, bot, scores[seat], seat == winner, rounds_won[seat]),
-                )
 
     def match(self, match_id: int) -> MatchRecord | None:
         row = self.db.execute(
@@ -414,19 +418,20 @@ class Store:
         ).fetchone()
         return None if row is None else _stats(row)
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+    # --- grouped writes ----------------------------------------------------------------
 
+    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        """Run one write inside the open group, opening one if needed."""
+        if not self.dirty:
+            self.db.execute("BEGIN")
+            self.dirty = True
+        return self.db.execute(sql, params)
 
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN")
-
-    def __exit__(self, kind: object, *_: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+    def commit(self) -> None:
+        """Make every write so far durable (against a crash of this process)."""
+        if self.dirty:
+            self.dirty = False
+            self.db.execute("COMMIT")
 
 
 def _match_record(row: tuple[Any, ...]) -> MatchRecord:

@@ -887,10 +887,12 @@ class Table:
                 return
             try:
                 self._tick()
+                self.server.commit()  # also when nobody is connected to be sent anything
                 if self._thinking is not None:
                     seat, action_no = self._thinking
                     self._thinking = None
                     await self._think(seat, action_no)
+                    self.server.commit()
             except Exception:  # never let one table's bug take the server down
                 log.exception("table %s: error in timers", self.id)
                 await trio.sleep(0.1)
