@@ -203,6 +203,7 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self.dirty = False  # a group of writes is open and not yet committed
+        self._journal_rows: list[tuple[Any, ...]] = []  # journal rows of the open group
         self._lock: IO[bytes] | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -329,13 +330,17 @@ class Store:
     def append(
         self, match_id: int, n: int, action: list[Any], seq: int, timers: dict[str, Any]
     ) -> None:
-        """Journal one accepted action (its number ``n`` counts from 1 within the match)."""
-        self._write(
-            "INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)",
-            (match_id, n, _dumps(action), seq, _dumps(timers), time.time()),
-        )
+        """Journal one accepted action (its number ``n`` counts from 1 within the match).
+
+        The row is inserted with the others of its group when the group is committed
+        (one ``executemany`` instead of a statement each)."""
+        if not self.dirty:
+            self.db.execute("BEGIN")
+            self.dirty = True
+        self._journal_rows.append((match_id, n, _dumps(action), seq, _dumps(timers), time.time()))
 
     def journal(self, match_id: int) -> Iterator[JournalEntry]:
+        self._insert_journal_rows()
         rows = self.db.execute(
             "SELECT n, action, seq, timers, at FROM journal WHERE match_id=? ORDER BY n",
             (match_id,),
@@ -344,6 +349,7 @@ class Store:
             yield JournalEntry(n, json.loads(action), seq, json.loads(timers), at)
 
     def journal_length(self, match_id: int) -> int:
+        self._insert_journal_rows()
         row = self.db.execute("SELECT COUNT(*) FROM journal WHERE match_id=?", (match_id,))
         return int(row.fetchone()[0])
 
@@ -430,8 +436,14 @@ class Store:
     def commit(self) -> None:
         """Make every write so far durable (against a crash of this process)."""
         if self.dirty:
+            self._insert_journal_rows()
             self.dirty = False
             self.db.execute("COMMIT")
+
+    def _insert_journal_rows(self) -> None:
+        if self._journal_rows:
+            rows, self._journal_rows = self._journal_rows, []
+            self.db.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)", rows)
 
 
 def _match_record(row: tuple[Any, ...]) -> MatchRecord:
