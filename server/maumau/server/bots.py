@@ -8,11 +8,13 @@ Levels (:data:`LEVELS`):
 - **normal** is the heuristic player: it answers a 7 / Draw Two penalty, plays the
   card it just drew, plays the matching card it would least like to be left holding
   (points, then staying in the suit it holds most of), hits a player who is about to
-  go out with a 7, 8, Skip or Draw Two, keeps Jacks and wilds for when nothing else
-  fits and names the suit or colour it holds most of. It rarely forgets Mau;
-- **hard** searches (see :mod:`maumau.server.search`): determinized Monte Carlo
-  rollouts of the round over the cards it cannot see, within a time budget
-  (200 ms at the server). It always says Mau and reacts fastest.
+  go out with a 7, 8, Skip or Draw Two (or turns play away from them with a 9 or
+  Reverse), keeps Jacks and wilds for when nothing else fits and names the suit or
+  colour it holds most of. It forgets Mau now and then (15%, the old bot's default);
+- **hard** plays the normal bot's move unless its search finds a clearly better one
+  (see :mod:`maumau.server.search`: determinized Monte Carlo rollouts of the round
+  over the cards it cannot see, valued by match equity, within a wall-clock budget
+  of 200 ms at the server). It never forgets Mau and reacts fastest.
 
 Every level reacts to a forgotten Mau with a human-like delay drawn from its own
 distribution, never faster than :data:`MIN_REACTION_S`.
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -160,6 +163,7 @@ def choose_turn_action(
     card is a Jack in Mau Mau) unless the bot forgets, with its level's probability.
     ``budget_s`` bounds the hard bot's thinking time (wall clock).
     """
+    started = time.perf_counter()
     profile = _profile(level)
     if state.phase != "playing" or state.turn != seat:
         return None
@@ -171,7 +175,7 @@ def choose_turn_action(
     elif level == "normal":
         action = _normal(state, seat, rng, legal)
     else:
-        action = _hard(state, seat, rng, legal, budget_s, None)
+        action = _hard(state, seat, rng, legal, started + budget_s, None)
     return _with_call(state, action, rng, profile.forgets)
 
 
@@ -185,12 +189,13 @@ def hard_action(
 ) -> Action | None:
     """The hard bot's move; with ``worlds`` set it searches exactly that many worlds
     (deterministic under ``rng``), ``budget_s`` still being an upper bound."""
+    started = time.perf_counter()
     if state.phase != "playing" or state.turn != seat:
         return None
     legal = [a for a in legal_actions(state, seat) if isinstance(a, Play | Draw | Pass | Challenge)]
     if not legal:
         return None
-    action = _hard(state, seat, rng, legal, budget_s, worlds)
+    action = _hard(state, seat, rng, legal, started + budget_s, worlds)
     return _with_call(state, action, rng, _PROFILES["hard"].forgets)
 
 
@@ -302,26 +307,33 @@ def _ordinary_score(
 
 
 def _challenge_pays(state: MatchState, seat: int) -> bool:
-    """Whether to challenge a Wild Draw Four: the chance that its player held the
-    previous colour (dealt at random from the unseen cards, halved because players
-    usually play a matching card when they have one) must beat the odds: draw 4 now,
-    or risk 6 to make them draw 4."""
+    """Whether to challenge a Wild Draw Four.
+
+    Drawing costs 4 cards and the turn; a challenge that fails costs 6 and the turn,
+    one that succeeds costs the player 4 and keeps the turn: it pays when the chance
+    that they held the previous colour is above about a quarter. That chance is the
+    chance that their hand, dealt at random from the unseen cards, holds the colour,
+    times :data:`_GUILTY_IF_ABLE`: most players play a matching card when they have
+    one rather than their Wild Draw Four (the bots always do).
+    """
     target = state.wd4_seat
     if target < 0 or len(state.discard) < 2:
         return False
-    previous = state.discard[-2]
-    colour = SUIT_OF[previous]
+    colour = SUIT_OF[state.discard[-2]]
     if colour == NO_SUIT:
-        return False
+        return False  # the colour was named by a wild: not worth a guess
     pool = hidden_pool(state, seat)
     if not pool:
         return False
-    held = len(state.hands[target])
     same = sum(1 for c in pool if SUIT_OF[c] == colour)
     miss = 1.0
-    for i in range(held):
+    for i in range(len(state.hands[target])):
         miss *= max(0.0, (len(pool) - same - i) / (len(pool) - i))
-    return 0.5 * (1 - miss) > 0.4
+    return _GUILTY_IF_ABLE * (1 - miss) > 0.25
+
+
+_GUILTY_IF_ABLE = 0.3
+"""How often a player who could follow the colour plays a Wild Draw Four anyway."""
 
 
 # --- hard -----------------------------------------------------------------------------
@@ -332,7 +344,7 @@ def _hard(
     seat: int,
     rng: random.Random,
     legal: Sequence[Action],
-    budget_s: float,
+    deadline: float,
     worlds: int | None,
 ) -> Action:
     if any(isinstance(a, Challenge) for a in legal):
@@ -341,6 +353,7 @@ def _hard(
     candidates = _candidates(state, seat, legal, default)
     if len(candidates) == 1:
         return candidates[0]
+    budget_s = deadline - time.perf_counter()
     result = search(state, seat, candidates, rng, budget_s=budget_s, worlds=worlds, default=default)
     return default if result is None else result.action
 

@@ -26,15 +26,18 @@ A decision on the bot's turn is made like this:
    given away count, and letting a player who is close to the target go out counts
    most.
 5. **Choice.** The heuristic's own move is the default. Another candidate replaces
-   it only if its mean advantage over the default, less ``z`` standard errors, is
-   positive: the search corrects the heuristic where the evidence is clear instead
-   of chasing noise (with a Jack or wild, each named suit is a candidate of its own,
-   and picking the luckiest of many would favour them).
+   it only if its mean advantage over the default, less ``Z`` standard errors (of
+   the paired differences), is positive: the search corrects the heuristic where the
+   evidence is clear instead of chasing noise (with a Jack or wild each named suit
+   is a candidate of its own, and the luckiest of many candidates always looks
+   good). Candidates that are clearly worse than the default are dropped on the way
+   (``PRUNE_Z``), and the search stops early once only the default is left.
 
 This is a rollout algorithm: one step of policy improvement over the heuristic.
-The wall clock budget is an upper bound: no new world is started unless it fits.
-With ``worlds`` set the search plays exactly that many worlds (deterministic under
-the bot's generator), still stopping early if the budget runs out.
+The wall clock budget is an upper bound: no world is started unless it is expected
+to fit in ``SAFETY`` of the budget, and a world cut short by the clock is not
+counted. With ``worlds`` set the search plays at most that many worlds
+(deterministic under the bot's generator as long as the budget does not cut it).
 """
 
 from __future__ import annotations
