@@ -18,6 +18,8 @@ from maumau.protocol.messages import (
     GetStats,
     Hello,
     ListMatches,
+    ListTables,
+    Lobby,
     Matches,
     Rematch,
     Replay,
@@ -258,3 +260,19 @@ async def connect_with_secret(server, nursery, name: str, secret: str) -> WireCl
     client_stream, server_stream = trio.testing.memory_stream_pair()
     nursery.start_soon(server.handle, server_stream)
     return await WireClient.open(client_stream, name, None, secret)
+
+
+async def test_a_name_in_use_without_a_secret_cannot_be_claimed_from_under_it(
+    nursery, autojump_clock, tmp_path: Path
+) -> None:
+    server = await start_server(nursery, store=Store(tmp_path / "s.db"))
+    ann = await connect(server, nursery, "Ann")  # an old client: no secret
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    nursery.start_soon(server.handle, server_stream)
+    thief = WireClient(client_stream, "Ann")
+    await thief.send(Hello(PROTOCOL_VERSION, "Ann", None, "thief-secret-0123456789"))
+    assert (await thief.wait_for(Error)).code == "name_taken"
+    await ann.send(ListTables())
+    assert isinstance(await ann.wait_for(Lobby), Lobby)  # Ann keeps her session
+    assert server.store is not None
+    assert server.store.check_player("Ann", None) == "free"  # and nobody reserved it

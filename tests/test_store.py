@@ -87,7 +87,8 @@ def test_play_record_is_compact() -> None:
 def test_a_name_belongs_to_its_first_secret(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
     assert store.check_player("Ann", None) == "free"
-    assert store.check_player("Ann", "ann-secret-0123456789") == "ok"
+    assert store.check_player("Ann", "ann-secret-0123456789", claim=False) == "free"
+    assert store.check_player("Ann", "ann-secret-0123456789") == "new"
     assert store.check_player("Ann", "ann-secret-0123456789") == "ok"
     assert store.check_player("Ann", "someone-else-0123456") == "reserved"
     assert store.check_player("Ann", None) == "reserved"

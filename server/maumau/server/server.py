@@ -710,12 +710,14 @@ class Server:
         return session
 
     def _owner(self, hello: Hello) -> str | None:
-        """Whose the name is: ``ok`` (the secret matches), ``free``, ``reserved``, or
-        None on a server without records."""
+        """Whose the name is: ``ok`` (the secret matches), ``new`` (claimed now),
+        ``free``, ``reserved``, or None on a server without records."""
         if self.store is None:
             return None
+        # A name someone is using without a secret cannot be claimed from under them.
+        in_use = any(s.name == hello.name for s in self.sessions.values())
         try:
-            return self.store.check_player(hello.name, hello.secret)
+            return self.store.check_player(hello.name, hello.secret, claim=not in_use)
         except sqlite3.Error:
             log.exception("the name %s could not be checked", hello.name)
             return "free"

@@ -232,16 +232,16 @@ class Store:
 
     # --- players -------------------------------------------------------------------
 
-    def check_player(self, name: str, secret: str | None) -> str:
-        """``ok`` (and the name is now reserved, if a secret came), ``free`` (no secret
-        and the name is not reserved), or ``reserved`` (the name belongs to another
-        secret)."""
+    def check_player(self, name: str, secret: str | None, claim: bool = True) -> str:
+        """Whose ``name`` is: ``ok`` (it is reserved with this secret), ``new`` (it was
+        free and is now reserved with this secret; only with ``claim``), ``free`` (not
+        reserved), or ``reserved`` (it belongs to another secret)."""
         row = self.db.execute("SELECT secret_sha256 FROM players WHERE name=?", (name,)).fetchone()
         if row is None:
-            if secret is None:
+            if secret is None or not claim:
                 return "free"
             self._write("INSERT INTO players VALUES (?, ?, ?)", (name, digest(secret), time.time()))
-            return "ok"
+            return "new"
         if secret is not None and same_digest(row[0], digest(secret)):
             return "ok"
         return "reserved"
