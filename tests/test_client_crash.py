@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,12 +21,7 @@ from maumau.client.app import MauMauApp
 from maumau.client.net import LinkClosed
 from maumau.client.screens import LobbyScreen, TableScreen
 from test_client_app import create_table, run_async, until
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from wire_helpers import free_port
 
 
 def start_server(port: int, *store: str) -> subprocess.Popen[str]:

@@ -16,7 +16,6 @@ import os
 import random
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -28,7 +27,7 @@ import trio
 
 from maumau.protocol.messages import CreateTable, JoinTable, PlayCard, Ready, View
 from maumau.server.wireclient import ServerClosed, WireClient
-from wire_helpers import move_for, play_scripted
+from wire_helpers import free_port, move_for, play_scripted
 
 SERVER = [sys.executable, "-m", "maumau.server.cli"]
 COMPARED = [
@@ -52,12 +51,6 @@ COMPARED = [
     "drawn",
     "legal",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def start(db: Path, port: int) -> subprocess.Popen[str]:

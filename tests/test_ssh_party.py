@@ -25,7 +25,6 @@ import secrets
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from wire_helpers import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -102,12 +103,6 @@ def game_server(tmp: Path) -> Iterator[int]:
         yield int(line.split("listening on port")[1].split()[0].rstrip("."))
     finally:
         stop(process)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextlib.contextmanager

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,14 @@ from maumau.protocol.messages import (
     View,
 )
 from maumau.server.wireclient import ServerClosed, WireClient
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago (for a server that must come
+    back on the same port)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def move_for(legal: dict[str, Any]) -> Message:
