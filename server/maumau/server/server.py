@@ -34,6 +34,7 @@ import contextlib
 import functools
 import itertools
 import logging
+import os
 import random
 import secrets
 import sqlite3
@@ -91,7 +92,7 @@ DEFAULT_PORT = 7766
 HELLO_TIMEOUT = 10.0
 PING_INTERVAL = 5.0
 DEAD_AFTER_PINGS = 3
-OUTGOING_QUEUE = 512
+MAX_BACKLOG = 1 << 20  # bytes waiting for one connection before it is dropped
 READ_SIZE = 65536
 SHUTDOWN_GRACE = 1.0
 MAX_VIOLATIONS = 20
@@ -120,11 +121,25 @@ class TokenBucket:
 
 
 class Link:
-    """One live connection: the codec, the outgoing queue, and its cancel scope."""
+    """One live connection: the codec, the frames waiting to go out, its cancel scope.
 
-    def __init__(self, codec: Connection, outgoing: trio.MemorySendChannel[bytes]) -> None:
+    Frames are written by the server's flusher, straight from the event loop: after
+    every batch of changes it commits the store and writes each waiting connection's
+    frames with one non-blocking ``os.write``. Only what the socket does not take (or
+    everything, on a stream that is not a socket) is left to the connection's writer
+    task, which waits until the stream can take more. A backlog over
+    ``MAX_BACKLOG`` bytes means the peer is not reading: it is disconnected.
+    """
+
+    def __init__(self, server: Server, codec: Connection, fd: int | None) -> None:
+        self.server = server
         self.codec = codec
-        self.outgoing = outgoing
+        self.fd = fd
+        self.out: list[bytes] = []  # frames not yet written, in order
+        self.out_bytes = 0
+        self.queued = False  # on the server's list of links to flush
+        self.backlogged = fd is None  # the writer task, not the flusher, writes now
+        self.writer_wakeup = trio.Event()
         self.scope: trio.CancelScope | None = None
         self.closing = False
         self.peer = "?"
@@ -156,22 +171,52 @@ class Link:
         except LocalProtocolError as error:
             log.warning("not sent to %s: %s", self.peer, error)
             return
-        try:
-            self.outgoing.send_nowait(frame)
-        except trio.WouldBlock:
+        self.out.append(frame)
+        self.out_bytes += len(frame)
+        if self.out_bytes > MAX_BACKLOG:
             log.warning("%s cannot keep up; disconnecting", self.peer)
             self.abort()
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            self.closing = True
+        elif self.backlogged:
+            self.writer_wakeup.set()
+        elif not self.queued:
+            self.queued = True
+            self.server.to_flush.append(self)
+            self.server.flush_wakeup.set()
+
+    def flush(self) -> None:
+        """Write what is waiting, without blocking (the store is committed already)."""
+        self.queued = False
+        if not self.out or self.scope is None:
+            return
+        if self.backlogged or self.fd is None:
+            self.writer_wakeup.set()
+            return
+        data = self.out[0] if len(self.out) == 1 else b"".join(self.out)
+        self.out.clear()
+        try:
+            written = os.write(self.fd, data)
+        except BlockingIOError:
+            written = 0
+        except OSError:
+            self.abort()  # the peer is gone; the reader ends the connection
+            return
+        if written < len(data):
+            self.out.append(data[written:])
+            self.backlogged = True
+            self.writer_wakeup.set()
+        self.out_bytes = len(data) - written
 
     def close(self) -> None:
         """Stop queueing; the writer sends what is queued, then the connection ends."""
         self.closing = True
-        self.outgoing.close()
+        self.backlogged = True
+        self.writer_wakeup.set()
 
     def abort(self) -> None:
         """End the connection now, dropping whatever is queued (for a dead peer)."""
-        self.close()
+        self.closing = True
+        self.out.clear()
+        self.out_bytes = 0
         if self.scope is not None:
             self.scope.cancel()
 
@@ -246,6 +291,8 @@ class Server:
         self.sessions: dict[str, Session] = {}  # by the SHA-256 of the resume token
         self.tables: dict[int, Table] = {}
         self.links: set[Link] = set()
+        self.to_flush: list[Link] = []  # links with frames waiting for the flusher
+        self.flush_wakeup = trio.Event()
         self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
         self._replays = replay.ReplayCache()
         self._nursery: trio.Nursery | None = None
@@ -277,6 +324,18 @@ class Server:
         """Coalesce lobby updates: one broadcast per batch of changes."""
         self._lobby_dirty = True
         self._lobby_wakeup.set()
+
+    async def _flusher(self) -> None:
+        """After each batch of changes: commit the store, then write every waiting
+        link's frames (see :class:`Link`). One task for all connections costs far less
+        than waking a writer task per connection for every change."""
+        while True:
+            await self.flush_wakeup.wait()
+            self.flush_wakeup = trio.Event()
+            self.commit()  # nothing leaves before what caused it is journaled
+            links, self.to_flush = self.to_flush, []
+            for link in links:
+                link.flush()
 
     async def _lobby_broadcaster(self) -> None:
         while True:
@@ -534,15 +593,18 @@ class Server:
 
     async def handle(self, stream: trio.abc.Stream) -> None:
         """One connection, from hello to close. Never raises."""
-        codec = Connection("server")
-        send_channel, receive_channel = trio.open_memory_channel[bytes](OUTGOING_QUEUE)
-        link = Link(codec, send_channel)
-        with contextlib.suppress(OSError, AttributeError):
-            link.peer = str(stream.socket.getpeername())  # type: ignore[attr-defined]
+        fd: int | None = None
+        peer = "?"
+        if isinstance(stream, trio.SocketStream):
+            with contextlib.suppress(OSError):
+                peer = str(stream.socket.getpeername())
+                fd = stream.socket.fileno()
+        link = Link(self, Connection("server"), fd)
+        link.peer = peer
         try:
             async with trio.open_nursery() as nursery:
                 link.scope = nursery.cancel_scope
-                nursery.start_soon(self._writer, stream, receive_channel, nursery.cancel_scope)
+                nursery.start_soon(self._writer, stream, link)
                 self.links.add(link)
                 await self._run_connection(stream, link, nursery)
                 link.close()
@@ -564,27 +626,37 @@ class Server:
                 cleanup.shield = True
                 await trio.aclose_forcefully(stream)
 
-    async def _writer(
-        self,
-        stream: trio.abc.Stream,
-        frames: trio.MemoryReceiveChannel[bytes],
-        scope: trio.CancelScope,
-    ) -> None:
+    async def _writer(self, stream: trio.abc.Stream, link: Link) -> None:
+        """Write what the flusher could not (a full socket, or a stream that is not a
+        socket), and after :meth:`Link.close` what is left; then end the connection."""
+        fd = link.fd
         try:
-            async with frames:
-                async for frame in frames:
-                    # Everything queued meanwhile goes out in the same write.
-                    batch = [frame]
-                    while True:
-                        try:
-                            batch.append(frames.receive_nowait())
-                        except (trio.WouldBlock, trio.EndOfChannel):
-                            break
+            while True:
+                await link.writer_wakeup.wait()
+                link.writer_wakeup = trio.Event()
+                while link.out:
                     self.commit()  # nothing leaves before what caused it is journaled
-                    await stream.send_all(b"".join(batch) if len(batch) > 1 else frame)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    data = b"".join(link.out)
+                    link.out.clear()
+                    if fd is None:
+                        await stream.send_all(data)
+                        link.out_bytes -= len(data)
+                        continue
+                    await trio.lowlevel.wait_writable(fd)
+                    try:
+                        written = os.write(fd, data)
+                    except BlockingIOError:
+                        written = 0
+                    if written < len(data):
+                        link.out.insert(0, data[written:])
+                    link.out_bytes -= written
+                if link.closing:
+                    break
+                link.backlogged = fd is None
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
-        scope.cancel()
+        if link.scope is not None:
+            link.scope.cancel()
 
     async def _run_connection(
         self, stream: trio.abc.Stream, link: Link, nursery: trio.Nursery
@@ -834,6 +906,7 @@ async def serve(
         server._nursery = nursery
         server.restore()
         nursery.start_soon(server._lobby_broadcaster)
+        nursery.start_soon(server._flusher)
         listeners = await nursery.start(
             functools.partial(trio.serve_tcp, server.handle, port, host=host)
         )
