@@ -133,8 +133,7 @@ async def test_proxy_adds_the_delay_on_loopback(nursery) -> None:
 async def mock_pairs(nursery: trio.Nursery, up: float, down: float) -> list[Any]:
     """Both tables on an in-memory server; S's streams pass through ``relay``."""
     server = Server(seed=1, ping_interval=bench.PING_INTERVAL)
-    server._nursery = nursery
-    nursery.start_soon(server._lobby_broadcaster)
+    server.start_background(nursery)
 
     async def direct(name: str) -> Any:
         client, end = trio.testing.memory_stream_pair()

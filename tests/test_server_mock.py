@@ -43,8 +43,7 @@ async def connect(server: Server, nursery: trio.Nursery, name: str, resume: str 
 
 async def start_server(nursery: trio.Nursery, **options) -> Server:
     server = Server(seed=5, **options)
-    server._nursery = nursery
-    nursery.start_soon(server._lobby_broadcaster)
+    server.start_background(nursery)
     return server
 
 

@@ -100,6 +100,11 @@ def encode_frame(payload: dict[str, Any]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
+# (role, kinds) of multi-message batches found sendable while OPEN; only state and
+# role decide that, so the check is done once.
+_OPEN_BATCHES: set[tuple[str, tuple[type[Message], ...]]] = set()
+
+
 class Connection:
     """One end of a maumau connection. ``role`` is ``"client"`` or ``"server"``."""
 
@@ -204,12 +209,16 @@ class Connection:
         """Like :meth:`send_frame` for several ready-made frames in one buffer, holding
         messages of the classes ``kinds`` (each frame made by :func:`encode_frame`).
         Messages that change the connection's state must be sent alone."""
+        if self.state is State.OPEN and (self.role, kinds) in _OPEN_BATCHES:
+            return frames  # checked before: these kinds may go out while OPEN
         if len(kinds) == 1:
             return self.send_frame(kinds[0], frames)
         for kind in kinds:
             if kind in (Welcome, Hello, Bye, Goodbye):
                 raise LocalProtocolError("not_batchable", f"{kind.TYPE} must be sent alone")
             self._check_send(kind)
+        if self.state is State.OPEN:
+            _OPEN_BATCHES.add((self.role, kinds))
         return frames
 
     def send_frame(self, kind: type[Message], frame: bytes) -> bytes:

@@ -325,6 +325,18 @@ class Server:
         self._lobby_dirty = True
         self._lobby_wakeup.set()
 
+    def start_background(self, nursery: trio.Nursery) -> None:
+        """Start the server's own tasks (the flusher, the lobby broadcaster) in
+        ``nursery``, where tables' timer tasks will run too."""
+        self._nursery = nursery
+        nursery.start_soon(self._flusher)
+        nursery.start_soon(self._lobby_broadcaster)
+
+    def commit_soon(self) -> None:
+        """Have the flusher commit the store's open group with its next batch."""
+        if self.store is not None and self.store.dirty:
+            self.flush_wakeup.set()
+
     async def _flusher(self) -> None:
         """After each batch of changes: commit the store, then write every waiting
         link's frames (see :class:`Link`). One task for all connections costs far less
@@ -736,11 +748,24 @@ class Server:
             if event is PEER_CLOSED:
                 return None
             if event is NEED_DATA:
+                fd = link.fd
+                if fd is None:
+                    try:
+                        data = await stream.receive_some(READ_SIZE)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        return None
+                    codec.receive_data(bytes(data))
+                    continue
+                # A socket is read directly: wait, then read once. (The stream's
+                # receive_some tries a read first, which mostly fails here, and yields
+                # again after it: twice the system calls and task switches.)
+                await trio.lowlevel.wait_readable(fd)
                 try:
-                    data = await stream.receive_some(READ_SIZE)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    codec.receive_data(os.read(fd, READ_SIZE))
+                except BlockingIOError:
+                    pass
+                except OSError:
                     return None
-                codec.receive_data(bytes(data))
                 continue
             assert isinstance(event, Message)
             return event
@@ -903,10 +928,8 @@ async def serve(
 ) -> None:
     """Listen and serve until cancelled; ``task_status.started`` gets the bound port."""
     async with trio.open_nursery() as nursery:
-        server._nursery = nursery
+        server.start_background(nursery)
         server.restore()
-        nursery.start_soon(server._lobby_broadcaster)
-        nursery.start_soon(server._flusher)
         listeners = await nursery.start(
             functools.partial(trio.serve_tcp, server.handle, port, host=host)
         )

@@ -148,8 +148,11 @@ def _lock_beside(path: str) -> IO[bytes] | None:
     return handle
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return _COMPACT.encode(value)
 
 
 @dataclass(slots=True)

@@ -25,6 +25,7 @@ Events and views carry the table's sequence number.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import random
@@ -33,10 +34,11 @@ import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import msgpack
 import trio
 
 from maumau.protocol.cards import CODE_OF, COLOUR_CODES, SUIT_CODES, card_from_code
-from maumau.protocol.codec import encode_frame
+from maumau.protocol.codec import HEADER, encode_frame
 from maumau.protocol.messages import (
     ChallengeCard,
     ChatLine,
@@ -65,6 +67,7 @@ from .rules import (
     NextRound,
     Pass,
     Play,
+    PrivateView,
     SayMau,
     Settings,
     TurnTimeout,
@@ -130,6 +133,46 @@ def action_to_wire(action: Action, classic: bool) -> dict[str, Any]:
     if isinstance(action, Catch):
         return {"kind": "catch", "target": action.target}
     raise TypeError(action)
+
+
+EVENTS_AND_VIEW = (GameEvent, View)
+PRIVATE_KEYS = ("seat", "hand", "drawn", "legal")
+
+
+def map_body(data: dict[str, Any]) -> bytes:
+    """``data`` packed as a msgpack map, without the map's header."""
+    packed: bytes = msgpack.packb(data)
+    return packed[1:] if len(data) < 16 else packed[3:]
+
+
+def _map_header(count: int) -> bytes:
+    return bytes((0x80 | count,)) if count < 16 else b"\xde" + count.to_bytes(2, "big")
+
+
+def _array_header(count: int) -> bytes:
+    return bytes((0x90 | count,)) if count < 16 else b"\xdc" + count.to_bytes(2, "big")
+
+
+@functools.cache
+def _packed_action(action: Action, classic: bool) -> bytes:
+    packed: bytes = msgpack.packb(action_to_wire(action, classic))
+    return packed
+
+
+_LEGAL_KEY: bytes = msgpack.packb("legal")
+
+
+def view_frame(count: int, public_body: bytes, mine: PrivateView, classic: bool) -> bytes:
+    """One ``view`` frame: the public part, packed once per change (``public_body``,
+    from :func:`map_body`), then ``seat``, ``hand``, ``drawn`` and ``legal``;
+    ``count`` is the number of keys in all. The bytes are those of packing the whole
+    map at once, without repacking the public part for every seat."""
+    private = map_body({"seat": mine.seat, "hand": mine.hand, "drawn": mine.drawn})
+    legal = _array_header(len(mine.legal)) + b"".join(
+        _packed_action(action, classic) for action in mine.legal
+    )
+    body = b"".join((_map_header(count), public_body, private, _LEGAL_KEY, legal))
+    return HEADER.pack(len(body)) + body
 
 
 class TableError(Exception):
@@ -681,24 +724,28 @@ class Table:
     def _send_views(self, only: list[Session] | None = None, before: bytes = b"") -> None:
         """Each seat its own view, spectators the public one.
 
-        The public part is computed and laid out once per change; each seat adds only
-        its hand, drawn card and legal actions. ``before`` holds ready-made ``event``
-        frames that go out in front of each view.
+        The public part is computed and encoded once per change (see
+        :func:`view_frame`); each seat adds only its hand, drawn card and legal
+        actions. ``before`` holds ready-made ``event`` frames that go out in front of
+        each view.
         """
         match = self.match
         if match is None:
             return
         public = self._public_wire(match)
+        public_body = map_body(public)
+        count = len(public) + len(PRIVATE_KEYS)
+        classic = self.settings.is_classic
         for i, seat in enumerate(self.seats):
             session = seat.session
             if session is not None and (only is None or session in only):
-                frame = encode_frame(self._seat_wire(public, match, i))
-                session.send_frames((GameEvent, View), before + frame)
+                frame = view_frame(count, public_body, private_view(match, i), classic)
+                session.send_frames(EVENTS_AND_VIEW, before + frame)
         spectators = [s for s in self.spectators if only is None or s in only]
         if spectators:
-            frame = before + encode_frame(self._seat_wire(public, match, None))
+            frame = before + view_frame(count, public_body, private_view(match, None), classic)
             for session in spectators:
-                session.send_frames((GameEvent, View), frame)
+                session.send_frames(EVENTS_AND_VIEW, frame)
 
     def _public_wire(self, match: MatchState) -> dict[str, Any]:
         remaining = None
@@ -748,18 +795,6 @@ class Table:
             "winner": v.winner,
             "turn_deadline_ms": remaining,
         }
-
-    def _seat_wire(
-        self, public: dict[str, Any], match: MatchState, seat: int | None
-    ) -> dict[str, Any]:
-        mine = private_view(match, seat)
-        classic = self.settings.is_classic
-        data = dict(public)
-        data["seat"] = seat
-        data["hand"] = mine.hand
-        data["drawn"] = mine.drawn
-        data["legal"] = [action_to_wire(a, classic) for a in mine.legal]
-        return data
 
     def _broadcast(self, message: Message) -> None:
         frame = encode_frame(message.to_wire())
@@ -887,12 +922,12 @@ class Table:
                 return
             try:
                 self._tick()
-                self.server.commit()  # also when nobody is connected to be sent anything
+                self.server.commit_soon()  # also when nobody is connected to be sent anything
                 if self._thinking is not None:
                     seat, action_no = self._thinking
                     self._thinking = None
                     await self._think(seat, action_no)
-                    self.server.commit()
+                    self.server.commit_soon()
             except Exception:  # never let one table's bug take the server down
                 log.exception("table %s: error in timers", self.id)
                 await trio.sleep(0.1)

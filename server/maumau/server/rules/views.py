@@ -120,7 +120,7 @@ def public_view(state: MatchState) -> PublicView:
         named=state.named if state.named != NO_SUIT else None,
         penalty=state.penalty,
         penalty_kind=PENALTY_KINDS[state.penalty_kind],
-        hand_counts=tuple(len(hand) for hand in state.hands),
+        hand_counts=tuple(map(len, state.hands)),
         scores=tuple(state.scores),
         stock_count=len(state.stock),
         discard_count=len(state.discard),
@@ -148,7 +148,7 @@ def private_view(state: MatchState, seat: int | None) -> PrivateView:
         return PrivateView(None, None, None, ())
     return PrivateView(
         seat=seat,
-        hand=tuple(CODE_OF[c] for c in state.hands[seat]),
+        hand=tuple(map(CODE_OF.__getitem__, state.hands[seat])),
         drawn=CODE_OF[state.drawn] if seat == state.turn and state.drawn >= 0 else None,
         legal=tuple(legal_actions(state, seat)),
     )
