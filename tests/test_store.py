@@ -22,7 +22,7 @@ from maumau.server.rules import (
     legal_actions,
     new_match,
 )
-from maumau.server.store import Store, StoreError, TableRecord, digest
+from maumau.server.store import SCHEMA_VERSION, Store, StoreError, TableRecord, digest
 
 
 def random_actions(variant: str, seed: int, steps: int) -> list[object]:
@@ -178,4 +178,94 @@ def test_database_runs_in_wal_mode(tmp_path: Path) -> None:
     assert mode == "wal"
     store.close()
     with sqlite3.connect(tmp_path / "s.db") as db:
-        assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("1",)
+        assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)
+
+
+def _rows(path: Path, table: str) -> list[tuple[int, int]]:
+    with sqlite3.connect(path) as db:
+        return db.execute(f"SELECT match_id, n FROM {table} ORDER BY match_id, n").fetchall()
+
+
+def test_running_journals_are_appended_then_archived_once_their_match_ends(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    timers = {"turn": 1000, "next_round": None, "windows": []}
+    seats = [{"name": "Ann", "bot": False}, {"name": "Ada", "bot": True}]
+    ids = []
+    for table in (1, 2, 3):
+        store.save_table(
+            TableRecord(table, "T", {"variant": "classic"}, "Ann", None, "playing", seats, 0, None)
+        )
+        match_id = store.start_match(table, "T", {}, 1, ["Ann", "Ada"], [False, True])
+        store.save_table(
+            TableRecord(table, "T", {}, "Ann", None, "playing", seats, 0, match_id)
+        )
+        ids.append(match_id)
+    for n in (1, 2, 3):
+        for match_id in ids:  # interleaved, as running tables write them
+            store.append(match_id, n, ["draw", n % 2], n, timers)
+    store.commit()
+    assert _rows(path, "journal") == []
+    assert len(_rows(path, "live_journal")) == 9
+    assert not store.archive_due and store.archive() == 0
+    store.round_over(ids[0], 1, 0, 150, [150, 0])
+    store.finish_match(ids[0], 0, [150, 0])
+    store.close_table(2)  # abandoned: its match ends unfinished
+    assert store.archive_due
+    assert store.archive() == 6
+    assert _rows(path, "journal") == [(ids[0], n) for n in (1, 2, 3)] + [
+        (ids[1], n) for n in (1, 2, 3)
+    ]
+    assert _rows(path, "live_journal") == [(ids[2], n) for n in (1, 2, 3)]
+    for match_id in ids:  # read the same wherever the rows are
+        assert [e.n for e in store.journal(match_id)] == [1, 2, 3]
+        assert [e.action for e in store.journal(match_id)] == [["draw", 1], ["draw", 0], ["draw", 1]]
+        assert store.journal_length(match_id) == 3
+    store.close()
+
+
+def test_a_crash_before_archiving_is_made_good_at_the_next_start(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    seats = [{"name": "Ann", "bot": False}]
+    store.save_table(TableRecord(1, "T", {}, "Ann", None, "playing", seats, 0, None))
+    match_id = store.start_match(1, "T", {}, 1, ["Ann"], [False])
+    store.save_table(TableRecord(1, "T", {}, "Ann", None, "playing", seats, 0, match_id))
+    store.append(match_id, 1, ["draw", 0], 1, {})
+    store.close_table(1)
+    store.commit()
+    store.db.close()  # as a crash would: no archive, and the lock let go
+    assert store._lock is not None
+    store._lock.close()
+    again = Store(path)
+    assert again.archive_due
+    assert again.archive() == 1
+    assert _rows(path, "journal") == [(match_id, 1)]
+    again.close()
+
+
+def test_a_version_1_database_is_upgraded_and_its_running_journals_kept(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    seats = [{"name": "Ann", "bot": False}]
+    store.save_table(TableRecord(1, "T", {}, "Ann", None, "playing", seats, 0, None))
+    match_id = store.start_match(1, "T", {}, 1, ["Ann"], [False])
+    store.save_table(TableRecord(1, "T", {}, "Ann", None, "playing", seats, 0, match_id))
+    store.close()
+    with sqlite3.connect(path) as db:  # as version 1 left it: the journal keyed by match
+        db.execute("DROP TABLE live_journal")
+        db.execute("UPDATE meta SET value='1' WHERE key='schema'")
+        db.execute("INSERT INTO journal VALUES (?, 1, '[\"draw\",0]', 1, '{}', 0)", (match_id,))
+    again = Store(path)
+    again.append(match_id, 2, ["pass", 0], 2, {})
+    assert [(e.n, e.action) for e in again.journal(match_id)] == [
+        (1, ["draw", 0]),
+        (2, ["pass", 0]),
+    ]
+    assert not again.archive_due  # the match still runs
+    again.close()
+    with sqlite3.connect(path) as db:
+        schema = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    assert schema == (str(SCHEMA_VERSION),)

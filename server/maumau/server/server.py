@@ -92,6 +92,7 @@ DEFAULT_PORT = 7766
 HELLO_TIMEOUT = 10.0
 PING_INTERVAL = 5.0
 DEAD_AFTER_PINGS = 3
+ARCHIVE_INTERVAL = 30.0  # seconds between moves of ended matches' journals
 MAX_BACKLOG = 1 << 20  # bytes waiting for one connection before it is dropped
 READ_SIZE = 65536
 SHUTDOWN_GRACE = 1.0
@@ -291,6 +292,7 @@ class Server:
         self.sessions: dict[str, Session] = {}  # by the SHA-256 of the resume token
         self.tables: dict[int, Table] = {}
         self.links: set[Link] = set()
+        self._unsaved: dict[int, Table] = {}  # tables whose record the next commit writes
         self.to_flush: list[Link] = []  # links with frames waiting for the flusher
         self.flush_wakeup = trio.Event()
         self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
@@ -331,10 +333,11 @@ class Server:
         self._nursery = nursery
         nursery.start_soon(self._flusher)
         nursery.start_soon(self._lobby_broadcaster)
+        nursery.start_soon(self._archiver)
 
     def commit_soon(self) -> None:
         """Have the flusher commit the store's open group with its next batch."""
-        if self.store is not None and self.store.dirty:
+        if self.store is not None and (self.store.dirty or self._unsaved):
             self.flush_wakeup.set()
 
     async def _flusher(self) -> None:
@@ -348,6 +351,23 @@ class Server:
             links, self.to_flush = self.to_flush, []
             for link in links:
                 link.flush()
+
+    async def _archiver(self) -> None:
+        """Every ARCHIVE_INTERVAL, move the journals of matches that ended meanwhile to
+        the store's archive (see :meth:`Store.archive`)."""
+        while True:
+            await trio.sleep(ARCHIVE_INTERVAL)
+            self.archive()
+
+    def archive(self) -> None:
+        if self.store is not None and self.store.archive_due:
+            self.commit()
+            try:
+                moved = self.store.archive()
+            except sqlite3.Error:
+                log.exception("ended matches' journals could not be archived")
+            else:
+                log.debug("archived %d journal rows", moved)
 
     async def _lobby_broadcaster(self) -> None:
         while True:
@@ -517,8 +537,18 @@ class Server:
 
     # --- persistence -------------------------------------------------------------------
 
+    def save_later(self, table: Table) -> None:
+        """Write ``table``'s record just before the next commit."""
+        self._unsaved[table.id] = table
+        self.flush_wakeup.set()
+
     def commit(self) -> None:
-        """Commit the store's open group of writes (see :mod:`maumau.server.store`)."""
+        """Commit the store's open group of writes (see :mod:`maumau.server.store`),
+        with the records of the tables changed since the last commit."""
+        if self._unsaved:
+            tables, self._unsaved = self._unsaved, {}
+            for table in tables.values():
+                table.write_record()
         if self.store is not None and self.store.dirty:
             try:
                 self.store.commit()
@@ -598,6 +628,7 @@ class Server:
             if session.table is None and watched is not None:
                 session.table = watched  # a spectator: watches again on resuming
         self.commit()
+        self.archive()  # matches that ended, or whose table closed, before a crash
         if restored or self.sessions:
             log.info("restored %d tables and %d sessions", restored, len(self.sessions))
 

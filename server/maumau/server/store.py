@@ -24,10 +24,15 @@ committed transaction survives the server process being killed (``kill -9``); af
 power failure the last transactions may be lost, but the database stays consistent.
 
 Writes are grouped: the first write opens a transaction and :meth:`Store.commit`
-closes it. The server commits before it sends anything (each connection's writer
-commits before writing to its socket) and after each round of a table's timers, so
-the rule "journaled before broadcast" holds while many actions that arrive together
-share one commit.
+closes it. The server commits before it sends anything (its flusher commits, then
+writes to every waiting socket), so the rule "journaled before broadcast" holds while
+many actions that arrive together share one commit.
+
+The journal of a running match goes to ``live_journal``, a plain table that is only
+ever appended to: a commit then touches a few pages at its end, however many matches
+run at once. (Keyed by match, as ``journal`` is, every commit rewrote a page for each
+match it touched.) Once a match has ended, :meth:`Store.archive` moves its rows to
+``journal``, keyed by match and action number, where replays find them quickly.
 
 All calls are synchronous and short; the server makes them from its one trio thread,
 so there is only ever one writer.
@@ -45,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -95,6 +100,14 @@ CREATE TABLE IF NOT EXISTS journal (
     at REAL NOT NULL,
     PRIMARY KEY (match_id, n)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS live_journal (
+    match_id INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    timers TEXT NOT NULL,
+    at REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rounds (
     match_id INTEGER NOT NULL,
     round_no INTEGER NOT NULL,
@@ -207,6 +220,7 @@ class Store:
         self.path = str(path)
         self.dirty = False  # a group of writes is open and not yet committed
         self._journal_rows: list[tuple[Any, ...]] = []  # journal rows of the open group
+        self._ended: set[int] = set()  # matches over whose rows are still in live_journal
         self._lock: IO[bytes] | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -221,10 +235,22 @@ class Store:
             raise StoreError(f"cannot use {self.path} as the maumau database: {error}") from None
         if row is None:
             self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] == "1":
+            # Version 2 only added live_journal (created above); version 1's journal
+            # rows, those of running matches too, stay where they are.
+            self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
         elif row[0] != str(SCHEMA_VERSION):
             raise StoreError(
                 f"{self.path} has database schema {row[0]}; this server knows {SCHEMA_VERSION}"
             )
+        self._ended = {
+            match_id
+            for (match_id,) in self.db.execute(
+                "SELECT DISTINCT match_id FROM live_journal WHERE match_id NOT IN "
+                "(SELECT match_id FROM tables WHERE open=1 AND match_id IS NOT NULL) "
+                "OR match_id IN (SELECT id FROM matches WHERE finished IS NOT NULL)"
+            )
+        }
 
     def close(self) -> None:
         self.commit()
@@ -289,6 +315,9 @@ class Store:
         )
 
     def close_table(self, table_id: int) -> None:
+        row = self.db.execute("SELECT match_id FROM tables WHERE id=?", (table_id,)).fetchone()
+        if row is not None and row[0] is not None:
+            self._ended.add(row[0])
         self._write("UPDATE tables SET open=0 WHERE id=?", (table_id,))
 
     def open_tables(self) -> list[TableRecord]:
@@ -345,16 +374,48 @@ class Store:
     def journal(self, match_id: int) -> Iterator[JournalEntry]:
         self._insert_journal_rows()
         rows = self.db.execute(
-            "SELECT n, action, seq, timers, at FROM journal WHERE match_id=? ORDER BY n",
-            (match_id,),
+            "SELECT n, action, seq, timers, at FROM journal WHERE match_id=? UNION ALL "
+            "SELECT n, action, seq, timers, at FROM live_journal WHERE match_id=? ORDER BY n",
+            (match_id, match_id),
         )
         for n, action, seq, timers, at in rows:
             yield JournalEntry(n, json.loads(action), seq, json.loads(timers), at)
 
     def journal_length(self, match_id: int) -> int:
         self._insert_journal_rows()
-        row = self.db.execute("SELECT COUNT(*) FROM journal WHERE match_id=?", (match_id,))
+        row = self.db.execute(
+            "SELECT (SELECT COUNT(*) FROM journal WHERE match_id=?) + "
+            "(SELECT COUNT(*) FROM live_journal WHERE match_id=?)",
+            (match_id, match_id),
+        )
         return int(row.fetchone()[0])
+
+    @property
+    def archive_due(self) -> bool:
+        """Some ended match's journal is still in ``live_journal``."""
+        return bool(self._ended)
+
+    def archive(self) -> int:
+        """Move the journals of ended matches (finished, or their table closed) from
+        ``live_journal`` to ``journal``, in one transaction of their own; the number of
+        rows moved. Each scans ``live_journal``, so the server calls it now and then,
+        not for every match that ends."""
+        if not self._ended:
+            return 0
+        self.commit()
+        ended, self._ended = sorted(self._ended), set()
+        marks = ",".join("?" * len(ended))
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "INSERT OR IGNORE INTO journal SELECT match_id, n, action, seq, timers, at "
+                f"FROM live_journal WHERE match_id IN ({marks}) ORDER BY match_id, n",
+                ended,
+            )
+            moved = self.db.execute(
+                f"DELETE FROM live_journal WHERE match_id IN ({marks})", ended
+            ).rowcount
+        return int(moved)
 
     def round_over(
         self, match_id: int, round_no: int, winner: int, points: int, scores: list[int]
@@ -369,6 +430,7 @@ class Store:
         match = self.match(match_id)
         if match is None:
             return
+        self._ended.add(match_id)
         rounds_won = [0] * len(scores)
         for (round_winner,) in self.db.execute(
             "SELECT winner FROM rounds WHERE match_id=?", (match_id,)
@@ -446,7 +508,7 @@ class Store:
     def _insert_journal_rows(self) -> None:
         if self._journal_rows:
             rows, self._journal_rows = self._journal_rows, []
-            self.db.executemany("INSERT INTO journal VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self.db.executemany("INSERT INTO live_journal VALUES (?, ?, ?, ?, ?, ?)", rows)
 
 
 def _match_record(row: tuple[Any, ...]) -> MatchRecord:

@@ -112,6 +112,7 @@ class SeatState:
         return self.bot or self.name is not None
 
 
+@functools.cache
 def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
@@ -650,6 +651,13 @@ class Table:
         )
 
     def save(self) -> None:
+        """Have the table's record written with the store's next commit (once, however
+        often it changes before then)."""
+        if self.server.store is not None and not self.closed:
+            self.server.save_later(self)
+
+    def write_record(self) -> None:
+        """Write the table's record into the store's open group of writes now."""
         if self.server.store is not None and not self.closed:
             try:
                 self.server.store.save_table(self.record())
