@@ -199,9 +199,7 @@ def test_running_journals_are_appended_then_archived_once_their_match_ends(
             TableRecord(table, "T", {"variant": "classic"}, "Ann", None, "playing", seats, 0, None)
         )
         match_id = store.start_match(table, "T", {}, 1, ["Ann", "Ada"], [False, True])
-        store.save_table(
-            TableRecord(table, "T", {}, "Ann", None, "playing", seats, 0, match_id)
-        )
+        store.save_table(TableRecord(table, "T", {}, "Ann", None, "playing", seats, 0, match_id))
         ids.append(match_id)
     for n in (1, 2, 3):
         for match_id in ids:  # interleaved, as running tables write them
@@ -221,7 +219,11 @@ def test_running_journals_are_appended_then_archived_once_their_match_ends(
     assert _rows(path, "live_journal") == [(ids[2], n) for n in (1, 2, 3)]
     for match_id in ids:  # read the same wherever the rows are
         assert [e.n for e in store.journal(match_id)] == [1, 2, 3]
-        assert [e.action for e in store.journal(match_id)] == [["draw", 1], ["draw", 0], ["draw", 1]]
+        assert [e.action for e in store.journal(match_id)] == [
+            ["draw", 1],
+            ["draw", 0],
+            ["draw", 1],
+        ]
         assert store.journal_length(match_id) == 3
     store.close()
 
