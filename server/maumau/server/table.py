@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 import trio
 
-from maumau.protocol.cards import CODE_OF, COLOUR_CODES, SUIT_CODES, card_from_code
+from maumau.protocol.cards import CODE_OF, COLOUR_CODES, NO_SUIT, SUIT_CODES, card_from_code
 from maumau.protocol.codec import HEADER, encode_frame
 from maumau.protocol.messages import (
     ChallengeCard,
@@ -80,7 +80,9 @@ from .rules import (
     public_view,
     view,
 )
+from .rules.engine import catchable
 from .rules.events import CardPlayed, FalseCatch
+from .rules.views import PENALTY_KINDS, RoundView
 from .store import JournalEntry, MatchRecord, Store, TableRecord
 
 if TYPE_CHECKING:
@@ -137,6 +139,21 @@ def action_to_wire(action: Action, classic: bool) -> dict[str, Any]:
 
 
 EVENTS_AND_VIEW = (GameEvent, View)
+
+
+def _round_wire(last: RoundView | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    return {
+        "round": last.round_no,
+        "winner": last.winner,
+        "points": last.points,
+        "hands": last.hands,
+        "hand_points": last.hand_points,
+        "scores": last.scores,
+    }
+
+
 PRIVATE_KEYS = ("seat", "hand", "drawn", "legal")
 
 
@@ -227,6 +244,8 @@ class Table:
         self._thinking: tuple[int, int] | None = None  # (seat, action_no) a hard bot ponders
         self._wakeup = trio.Event()
         self._sleeping_until = -math.inf  # the deadline the timer task waits for
+        self._last_round_of: object = None  # the round result _last_round_wire shows
+        self._last_round_wire: dict[str, Any] | None = None
 
     # --- membership ---------------------------------------------------------------
 
@@ -756,51 +775,46 @@ class Table:
                 session.send_frames(EVENTS_AND_VIEW, frame)
 
     def _public_wire(self, match: MatchState) -> dict[str, Any]:
+        """The public part of every view, as the wire carries it: the fields of
+        :func:`public_view`, read straight from the state (this runs for every change;
+        a test holds it to ``public_view``), plus the table's own."""
         remaining = None
         if self.turn_due is not None and match.phase == "playing":
             remaining = max(0, int((self.turn_due - trio.current_time()) * 1000))
-        v = public_view(match)
         letters = SUIT_CODES if self.settings.is_classic else COLOUR_CODES
-        last = v.last_round
+        if match.last_round is not self._last_round_of:
+            self._last_round_of = match.last_round
+            self._last_round_wire = _round_wire(public_view(match).last_round)
         return {
             "type": View.TYPE,
             "table": self.id,
             "seq": self.seq,
-            "phase": v.phase,
-            "round": v.round_no,
-            "dealer": v.dealer,
-            "turn": v.turn,
-            "direction": v.direction,
-            "top": v.top,
-            "named": letters[v.named] if v.named is not None else None,
-            "penalty": v.penalty,
-            "penalty_kind": v.penalty_kind,
-            "hand_counts": v.hand_counts,
-            "scores": v.scores,
+            "phase": match.phase,
+            "round": match.round_no,
+            "dealer": match.dealer,
+            "turn": match.turn,
+            "direction": match.direction,
+            "top": CODE_OF[match.discard[-1]],
+            "named": letters[match.named] if match.named != NO_SUIT else None,
+            "penalty": match.penalty,
+            "penalty_kind": PENALTY_KINDS[match.penalty_kind],
+            "hand_counts": tuple(map(len, match.hands)),
+            "scores": tuple(match.scores),
             "target": self.settings.target_score,
-            "stock": v.stock_count,
-            "discard": v.discard_count,
+            "stock": len(match.stock),
+            "discard": len(match.discard),
             "windows": [
                 {
                     "id": w.id,
                     "seat": w.seat,
                     "final": w.final,
                     "called": w.called,
-                    "catchable": w.catchable,
+                    "catchable": catchable(match, w),
                 }
-                for w in v.windows
+                for w in match.windows
             ],
-            "last_round": None
-            if last is None
-            else {
-                "round": last.round_no,
-                "winner": last.winner,
-                "points": last.points,
-                "hands": last.hands,
-                "hand_points": last.hand_points,
-                "scores": last.scores,
-            },
-            "winner": v.winner,
+            "last_round": self._last_round_wire,
+            "winner": match.winner if match.winner >= 0 else None,
             "turn_deadline_ms": remaining,
         }
 

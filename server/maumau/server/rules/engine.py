@@ -255,7 +255,7 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
                             actions.append(SayMau(seat, "maumau"))
                     elif window.called == "mau" and state.settings.is_classic:
                         actions.append(SayMau(seat, "maumau"))
-            elif _catchable(state, window):
+            elif catchable(state, window):
                 actions.append(Catch(seat, window.seat))
     return actions
 
@@ -270,7 +270,8 @@ def _add_plays(actions: list[Action], seat: int, cards: Iterable[int], classic: 
             actions.append(plain[card])
 
 
-def _catchable(state: MatchState, window: CallWindow) -> bool:
+def catchable(state: MatchState, window: CallWindow) -> bool:
+    """Whether anyone may catch the seat of ``window`` now."""
     if not window.final:
         return window.called is None
     return (
@@ -655,7 +656,7 @@ def _apply_catch(state: MatchState, action: Catch, events: list[Event]) -> None:
     if state.phase in ("round_over", "match_over"):
         raise IllegalAction("round_over", "the round is over")
     for window in state.windows:
-        if window.seat == target and _catchable(state, window):
+        if window.seat == target and catchable(state, window):
             penalty = state.settings.mau_penalty
             events.append(Caught(seat, target, penalty, window.final))
             if not window.final:

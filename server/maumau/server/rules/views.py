@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from maumau.protocol.cards import CODE_OF, NO_SUIT
 
 from .actions import Action
-from .engine import _catchable, legal_actions
+from .engine import catchable, legal_actions
 from .settings import Settings
 from .state import MatchState, Phase
 
@@ -125,7 +125,7 @@ def public_view(state: MatchState) -> PublicView:
         stock_count=len(state.stock),
         discard_count=len(state.discard),
         windows=tuple(
-            WindowView(w.id, w.seat, w.final, w.called, _catchable(state, w)) for w in state.windows
+            WindowView(w.id, w.seat, w.final, w.called, catchable(state, w)) for w in state.windows
         ),
         last_round=None
         if last is None
