@@ -178,6 +178,7 @@ def _packed_action(action: Action, classic: bool) -> bytes:
 
 
 _LEGAL_KEY: bytes = msgpack.packb("legal")
+_LAST_ROUND_KEY: bytes = msgpack.packb("last_round")
 
 
 def view_frame(count: int, public_body: bytes, mine: PrivateView, classic: bool) -> bytes:
@@ -244,8 +245,8 @@ class Table:
         self._thinking: tuple[int, int] | None = None  # (seat, action_no) a hard bot ponders
         self._wakeup = trio.Event()
         self._sleeping_until = -math.inf  # the deadline the timer task waits for
-        self._last_round_of: object = None  # the round result _last_round_wire shows
-        self._last_round_wire: dict[str, Any] | None = None
+        self._last_round_of: object = self  # the round result _last_round_packed shows
+        self._last_round_packed = b""
 
     # --- membership ---------------------------------------------------------------
 
@@ -759,9 +760,8 @@ class Table:
         match = self.match
         if match is None:
             return
-        public = self._public_wire(match)
-        public_body = map_body(public)
-        count = len(public) + len(PRIVATE_KEYS)
+        public_count, public_body = self._public_body(match)
+        count = public_count + len(PRIVATE_KEYS)
         classic = self.settings.is_classic
         for i, seat in enumerate(self.seats):
             session = seat.session
@@ -774,17 +774,26 @@ class Table:
             for session in spectators:
                 session.send_frames(EVENTS_AND_VIEW, frame)
 
+    def _public_body(self, match: MatchState) -> tuple[int, bytes]:
+        """The public part of every view, packed as a msgpack map's body, and its
+        number of keys. The last round's result changes once a round, so it is packed
+        once a round."""
+        if match.last_round is not self._last_round_of:
+            self._last_round_of = match.last_round
+            self._last_round_packed = _LAST_ROUND_KEY + msgpack.packb(
+                _round_wire(public_view(match).last_round)
+            )
+        public = self._public_wire(match)
+        return len(public) + 1, map_body(public) + self._last_round_packed
+
     def _public_wire(self, match: MatchState) -> dict[str, Any]:
-        """The public part of every view, as the wire carries it: the fields of
-        :func:`public_view`, read straight from the state (this runs for every change;
-        a test holds it to ``public_view``), plus the table's own."""
+        """The public part of every view but ``last_round``, as the wire carries it:
+        the fields of :func:`public_view`, read straight from the state (this runs for
+        every change; a test holds it to ``public_view``), plus the table's own."""
         remaining = None
         if self.turn_due is not None and match.phase == "playing":
             remaining = max(0, int((self.turn_due - trio.current_time()) * 1000))
         letters = SUIT_CODES if self.settings.is_classic else COLOUR_CODES
-        if match.last_round is not self._last_round_of:
-            self._last_round_of = match.last_round
-            self._last_round_wire = _round_wire(public_view(match).last_round)
         return {
             "type": View.TYPE,
             "table": self.id,
@@ -813,7 +822,6 @@ class Table:
                 }
                 for w in match.windows
             ],
-            "last_round": self._last_round_wire,
             "winner": match.winner if match.winner >= 0 else None,
             "turn_deadline_ms": remaining,
         }

@@ -143,6 +143,9 @@ _RECORD_TAGS: Final[dict[str, type[Action]]] = {
     "next_round": NextRound,
 }
 _TAG_OF: Final[dict[type[Action], str]] = {cls: tag for tag, cls in _RECORD_TAGS.items()}
+_FIELD_NAMES: Final[dict[type[Action], tuple[str, ...]]] = {
+    cls: tuple(f.name for f in fields(cls)) for cls in _RECORD_TAGS.values()
+}
 
 
 def action_to_record(action: Action) -> list[Any]:
@@ -151,7 +154,8 @@ def action_to_record(action: Action) -> list[Any]:
     ``Play(2, 17, -1, "mau")`` becomes ``["play", 2, 17, -1, "mau"]``. The journal stores
     actions this way; :func:`action_from_record` reverses it.
     """
-    return [_TAG_OF[type(action)], *(getattr(action, f.name) for f in fields(action))]
+    kind = type(action)
+    return [_TAG_OF[kind], *(getattr(action, name) for name in _FIELD_NAMES[kind])]
 
 
 def action_from_record(record: list[Any]) -> Action:
@@ -164,7 +168,7 @@ def action_from_record(record: list[Any]) -> Action:
     if cls is None:
         raise ValueError(f"unknown action tag in {record!r}")
     values = list(record[1:])
-    names = [f.name for f in fields(cls)]
+    names = _FIELD_NAMES[cls]
     if len(values) != len(names):
         raise ValueError(f"{record[0]} takes {len(names)} fields, not {len(values)}")
     for name, value in zip(names, values, strict=True):
