@@ -99,10 +99,7 @@ def test_fast_view_frames_equal_the_reference(variant: str, seed: int) -> None:
         for seat in (0, 1, 2, 3, None):
             expected = reference_view(table, seat)
             frame = view_frame(
-                public_count + len(PRIVATE_KEYS),
-                body,
-                private_view(match, seat),
-                settings.is_classic,
+                public_count + len(PRIVATE_KEYS), body, table._private_body(match, seat)
             )
             assert frame == encode_frame(expected)
             assert msgpack.unpackb(frame[4:]) == msgpack.unpackb(encode_frame(expected)[4:])

@@ -34,6 +34,7 @@ import contextlib
 import functools
 import itertools
 import logging
+import math
 import os
 import random
 import secrets
@@ -92,6 +93,7 @@ DEFAULT_PORT = 7766
 HELLO_TIMEOUT = 10.0
 PING_INTERVAL = 5.0
 DEAD_AFTER_PINGS = 3
+FLUSH_INTERVAL = 0.002  # seconds: at most one commit-and-write round per interval
 ARCHIVE_INTERVAL = 30.0  # seconds between moves of ended matches' journals
 MAX_BACKLOG = 1 << 20  # bytes waiting for one connection before it is dropped
 READ_SIZE = 65536
@@ -271,11 +273,13 @@ class Server:
         move_burst: float = 40.0,
         store: Store | None = None,
         hard_budget: float = 0.2,
+        flush_interval: float = FLUSH_INTERVAL,
     ) -> None:
         """``bot_forgets`` (0..1) overrides how often every bot forgets to say Mau
         (None: as its level does). ``store`` keeps the journal, tables, sessions and
         results; without one nothing outlives the process. ``hard_budget`` is the
-        hard bot's thinking time per move in seconds (0: it moves at once)."""
+        hard bot's thinking time per move in seconds (0: it moves at once).
+        ``flush_interval`` is the shortest time between two flushes (group commit)."""
         self.rng = random.Random(seed)
         self.max_clients = max_clients
         self.bot_delay = bot_delay
@@ -295,6 +299,7 @@ class Server:
         self._unsaved: dict[int, Table] = {}  # tables whose record the next commit writes
         self.to_flush: list[Link] = []  # links with frames waiting for the flusher
         self.flush_wakeup = trio.Event()
+        self.flush_interval = flush_interval
         self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
         self._replays = replay.ReplayCache()
         self._nursery: trio.Nursery | None = None
@@ -344,13 +349,21 @@ class Server:
         """After each batch of changes: commit the store, then write every waiting
         link's frames (see :class:`Link`). One task for all connections costs far less
         than waking a writer task per connection for every change."""
+        last = -math.inf
         while True:
             await self.flush_wakeup.wait()
+            if self.flush_interval > 0:
+                # Group commit: at most one flush per interval; under load each then
+                # carries more changes, and commits fewer times.
+                wait = last + self.flush_interval - trio.current_time()
+                if wait > 0:
+                    await trio.sleep(wait)
             self.flush_wakeup = trio.Event()
             self.commit()  # nothing leaves before what caused it is journaled
             links, self.to_flush = self.to_flush, []
             for link in links:
                 link.flush()
+            last = trio.current_time()
 
     async def _archiver(self) -> None:
         """Every ARCHIVE_INTERVAL, move the journals of matches that ended meanwhile to

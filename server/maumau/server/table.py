@@ -181,16 +181,21 @@ _LEGAL_KEY: bytes = msgpack.packb("legal")
 _LAST_ROUND_KEY: bytes = msgpack.packb("last_round")
 
 
-def view_frame(count: int, public_body: bytes, mine: PrivateView, classic: bool) -> bytes:
-    """One ``view`` frame: the public part, packed once per change (``public_body``,
-    from :func:`map_body`), then ``seat``, ``hand``, ``drawn`` and ``legal``;
-    ``count`` is the number of keys in all. The bytes are those of packing the whole
-    map at once, without repacking the public part for every seat."""
+def private_body(mine: PrivateView, classic: bool) -> bytes:
+    """``seat``, ``hand``, ``drawn`` and ``legal``, packed as the end of a map's body."""
     private = map_body({"seat": mine.seat, "hand": mine.hand, "drawn": mine.drawn})
     legal = _array_header(len(mine.legal)) + b"".join(
         _packed_action(action, classic) for action in mine.legal
     )
-    body = b"".join((_map_header(count), public_body, private, _LEGAL_KEY, legal))
+    return private + _LEGAL_KEY + legal
+
+
+def view_frame(count: int, public_body: bytes, private: bytes) -> bytes:
+    """One ``view`` frame: the public part, packed once per change (``public_body``,
+    from :func:`map_body`), then the seat's own (from :func:`private_body`); ``count``
+    is the number of keys in all. The bytes are those of packing the whole map at
+    once, without repacking the public part for every seat."""
+    body = b"".join((_map_header(count), public_body, private))
     return HEADER.pack(len(body)) + body
 
 
@@ -247,6 +252,7 @@ class Table:
         self._sleeping_until = -math.inf  # the deadline the timer task waits for
         self._last_round_of: object = self  # the round result _last_round_packed shows
         self._last_round_packed = b""
+        self._last_private: dict[int | None, tuple[PrivateView, bytes]] = {}
 
     # --- membership ---------------------------------------------------------------
 
@@ -555,13 +561,19 @@ class Table:
         assert match is not None
         now = trio.current_time()
         names = self.names()
-        lines = []
+        frames = []
         for event in events:
             self.seq += 1
-            kind = _snake(type(event).__name__)
-            lines.append(GameEvent(self.id, self.seq, kind, describe(event, names)).to_wire())
+            line = {  # a GameEvent, as its to_wire() gives it
+                "type": GameEvent.TYPE,
+                "table": self.id,
+                "seq": self.seq,
+                "kind": _snake(type(event).__name__),
+                "text": describe(event, names),
+            }
+            frames.append(encode_frame(line))
         # The event lines go out with the views, in one write to each connection.
-        event_frames = b"".join(encode_frame(line) for line in lines)
+        event_frames = b"".join(frames)
         open_ids = {w.id for w in match.windows}
         for window in match.windows:
             if window.id not in self.window_opened:
@@ -762,17 +774,27 @@ class Table:
             return
         public_count, public_body = self._public_body(match)
         count = public_count + len(PRIVATE_KEYS)
-        classic = self.settings.is_classic
         for i, seat in enumerate(self.seats):
             session = seat.session
             if session is not None and (only is None or session in only):
-                frame = view_frame(count, public_body, private_view(match, i), classic)
+                frame = view_frame(count, public_body, self._private_body(match, i))
                 session.send_frames(EVENTS_AND_VIEW, before + frame)
         spectators = [s for s in self.spectators if only is None or s in only]
         if spectators:
-            frame = before + view_frame(count, public_body, private_view(match, None), classic)
+            frame = before + view_frame(count, public_body, self._private_body(match, None))
             for session in spectators:
                 session.send_frames(EVENTS_AND_VIEW, frame)
+
+    def _private_body(self, match: MatchState, seat: int | None) -> bytes:
+        """The packed private part of ``seat``'s view; most changes leave a seat's
+        hand and moves as they were, so the last one is kept for reuse."""
+        mine = private_view(match, seat)
+        last = self._last_private.get(seat)
+        if last is not None and last[0] == mine:
+            return last[1]
+        packed = private_body(mine, self.settings.is_classic)
+        self._last_private[seat] = (mine, packed)
+        return packed
 
     def _public_body(self, match: MatchState) -> tuple[int, bytes]:
         """The public part of every view, packed as a msgpack map's body, and its
