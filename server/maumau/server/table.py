@@ -248,8 +248,7 @@ class Table:
         self.next_round_due: float | None = None
         self.closed = False
         self._thinking: tuple[int, int] | None = None  # (seat, action_no) a hard bot ponders
-        self._wakeup = trio.Event()
-        self._sleeping_until = -math.inf  # the deadline the timer task waits for
+        self._sleep: trio.CancelScope | None = None  # the timer task's, while it sleeps
         self._last_round_of: object = self  # the round result _last_round_packed shows
         self._last_round_packed = b""
         self._last_private: dict[int | None, tuple[PrivateView, bytes]] = {}
@@ -937,8 +936,11 @@ class Table:
                     self.bot_catch_due[i] = now + delay
         else:
             self.bot_due = None
-        if self._next_deadline() < self._sleeping_until:
-            self._wakeup.set()  # only an earlier deadline needs the timer task now
+        sleep = self._sleep
+        if sleep is not None:
+            deadline = self._next_deadline()
+            if deadline < sleep.deadline:
+                sleep.deadline = deadline  # wakes the timer task then, not now
 
     def _next_deadline(self) -> float:
         candidates = [self.turn_due, self.bot_due, self.next_round_due]
@@ -963,11 +965,10 @@ class Table:
         while not self.closed:
             deadline = self._next_deadline()
             if deadline > trio.current_time():
-                self._sleeping_until = deadline
-                with trio.move_on_at(deadline):
-                    await self._wakeup.wait()
-                self._sleeping_until = -math.inf
-                self._wakeup = trio.Event()
+                with trio.CancelScope(deadline=deadline) as sleep:
+                    self._sleep = sleep  # _schedule moves its deadline earlier
+                    await trio.sleep_forever()
+                self._sleep = None
             else:
                 await trio.sleep(0)  # something is due now; still let others run
             if self.closed:
@@ -1124,7 +1125,8 @@ class Table:
 
     def close(self) -> None:
         self.closed = True
-        self._wakeup.set()
+        if self._sleep is not None:
+            self._sleep.cancel()
         if self.server.store is not None:
             self.server.store.close_table(self.id)
 
