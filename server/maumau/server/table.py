@@ -251,7 +251,7 @@ class Table:
         self._sleep: trio.CancelScope | None = None  # the timer task's, while it sleeps
         self._last_round_of: object = self  # the round result _last_round_packed shows
         self._last_round_packed = b""
-        self._last_private: dict[int | None, tuple[PrivateView, bytes]] = {}
+        self._last_private: dict[int | None, tuple[object, bytes]] = {}
 
     # --- membership ---------------------------------------------------------------
 
@@ -785,14 +785,25 @@ class Table:
                 session.send_frames(EVENTS_AND_VIEW, frame)
 
     def _private_body(self, match: MatchState, seat: int | None) -> bytes:
-        """The packed private part of ``seat``'s view; most changes leave a seat's
-        hand and moves as they were, so the last one is kept for reuse."""
-        mine = private_view(match, seat)
+        """The packed private part of ``seat``'s view (see :func:`private_view`).
+
+        Only the seat on turn can have a drawn card or turn moves; every other seat's
+        moves are the calls and catches the open windows allow. So while a seat is
+        not on turn, its part stays the same as long as its hand, the windows and the
+        phase do, and the last one packed is reused (a test holds this to
+        ``private_view`` over whole matches)."""
+        if seat is not None and seat == match.turn and match.phase == "playing":
+            return private_body(private_view(match, seat), self.settings.is_classic)
+        key = (
+            tuple(match.hands[seat]) if seat is not None else None,
+            tuple((w.id, w.seat, w.final, w.called, catchable(match, w)) for w in match.windows),
+            match.phase,
+        )
         last = self._last_private.get(seat)
-        if last is not None and last[0] == mine:
+        if last is not None and last[0] == key:
             return last[1]
-        packed = private_body(mine, self.settings.is_classic)
-        self._last_private[seat] = (mine, packed)
+        packed = private_body(private_view(match, seat), self.settings.is_classic)
+        self._last_private[seat] = (key, packed)
         return packed
 
     def _public_body(self, match: MatchState) -> tuple[int, bytes]:
