@@ -20,7 +20,7 @@ import sys
 import trio
 
 from . import store
-from .server import DEFAULT_PORT, Server, serve
+from .server import DEFAULT_PORT, FLUSH_INTERVAL, Server, serve
 
 log = logging.getLogger("maumau.server")
 
@@ -57,6 +57,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=int,
         default=200,
         help="how long the hard bot may think per move, in ms (default 200)",
+    )
+    parser.add_argument(
+        "--commit-every-ms",
+        type=float,
+        default=FLUSH_INTERVAL * 1000,
+        help="under load, commit the journal and send what it allows at most this often, "
+        f"in ms: longer saves work, shorter answers sooner (default {FLUSH_INTERVAL * 1000:g})",
     )
     parser.add_argument(
         "--db",
@@ -100,6 +107,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--bot-delay cannot be negative")
     if not 0.1 <= args.hello_timeout <= 600:
         parser.error("--hello-timeout must be between 0.1 and 600 seconds")
+    if not 0 <= args.commit_every_ms <= 1000:
+        parser.error("--commit-every-ms must be between 0 and 1000")
     if not 0 <= args.hard_budget_ms <= 10_000:
         parser.error("--hard-budget-ms must be between 0 and 10000")
     if args.db is not None and args.no_db:
@@ -139,6 +148,7 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
         hello_timeout=args.hello_timeout,
         store=db,
         hard_budget=args.hard_budget_ms / 1000,
+        flush_interval=args.commit_every_ms / 1000,
     )
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
