@@ -215,3 +215,48 @@ async def test_bad_requests_get_clear_errors(tcp_server: tuple[Server, int]) -> 
     assert [e.code for e in twin.errors] == ["name_taken"]
     assert twin.errors[0].fatal
     await ann.aclose()
+
+
+async def test_a_peer_that_stops_reading_is_dropped_and_play_goes_on(
+    nursery: trio.Nursery, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Frames the socket does not take wait in the connection's backlog; past the
+    server's limit the peer is dropped, and nobody else waits for it."""
+    server = Server(seed=3, bot_delay=0.001, max_backlog=4096)
+    port = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
+    stalled = trio.socket.socket()
+    stalled.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 4096)
+    await stalled.connect(("127.0.0.1", port))
+    stream = trio.SocketStream(stalled)
+    watcher = WireClient(stream, "Stalled")
+    await watcher.send(Hello(PROTOCOL_VERSION, "Stalled"))
+    await watcher.wait_for(Welcome)
+    # Every seat a bot: the creator watches them play, and then reads no more.
+    busy = {"variant": "american", "seats": 4, **FAST}
+    await watcher.send(CreateTable("Busy", busy, (0, 1, 2, 3)))
+    await watcher.wait_for(TableInfo)
+    await watcher.send(StartMatch())
+    table = next(iter(server.tables.values()))
+    ann = await WireClient.connect("127.0.0.1", port, "Ann")
+    await ann.send(WatchTable(table.id))
+    seen: list[int] = []
+
+    async def keep_reading() -> None:
+        while True:
+            message = await ann.receive()
+            if isinstance(message, View):
+                seen.append(message.seq)
+
+    nursery.start_soon(keep_reading)
+    started = trio.current_time()
+    with trio.fail_after(20):
+        while any(s.name == "Stalled" and s.connected for s in server.sessions.values()):
+            await trio.sleep(0.05)
+        dropped_after = trio.current_time() - started
+        seq = table.seq
+        while not seen or seen[-1] <= seq:  # the others still get every change
+            await trio.sleep(0.01)
+    assert "cannot keep up" in caplog.text
+    assert any(s.name == "Ann" and s.connected for s in server.sessions.values())
+    assert dropped_after < 20
+    await stream.aclose()

@@ -130,8 +130,8 @@ class Link:
     every batch of changes it commits the store and writes each waiting connection's
     frames with one non-blocking ``os.write``. Only what the socket does not take (or
     everything, on a stream that is not a socket) is left to the connection's writer
-    task, which waits until the stream can take more. A backlog over
-    ``MAX_BACKLOG`` bytes means the peer is not reading: it is disconnected.
+    task, which waits until the stream can take more. A backlog over the server's
+    ``max_backlog`` bytes means the peer is not reading: it is disconnected.
     """
 
     def __init__(self, server: Server, codec: Connection, fd: int | None) -> None:
@@ -176,7 +176,7 @@ class Link:
             return
         self.out.append(frame)
         self.out_bytes += len(frame)
-        if self.out_bytes > MAX_BACKLOG:
+        if self.out_bytes > self.server.max_backlog:
             log.warning("%s cannot keep up; disconnecting", self.peer)
             self.abort()
         elif self.backlogged:
@@ -274,12 +274,14 @@ class Server:
         store: Store | None = None,
         hard_budget: float = 0.2,
         flush_interval: float = FLUSH_INTERVAL,
+        max_backlog: int = MAX_BACKLOG,
     ) -> None:
         """``bot_forgets`` (0..1) overrides how often every bot forgets to say Mau
         (None: as its level does). ``store`` keeps the journal, tables, sessions and
         results; without one nothing outlives the process. ``hard_budget`` is the
         hard bot's thinking time per move in seconds (0: it moves at once).
-        ``flush_interval`` is the shortest time between two flushes (group commit)."""
+        ``flush_interval`` is the shortest time between two flushes (group commit);
+        a connection with more than ``max_backlog`` bytes waiting is dropped."""
         self.rng = random.Random(seed)
         self.max_clients = max_clients
         self.bot_delay = bot_delay
@@ -300,6 +302,7 @@ class Server:
         self.to_flush: list[Link] = []  # links with frames waiting for the flusher
         self.flush_wakeup = trio.Event()
         self.flush_interval = flush_interval
+        self.max_backlog = max_backlog
         self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
         self._replays = replay.ReplayCache()
         self._nursery: trio.Nursery | None = None
