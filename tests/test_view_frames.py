@@ -26,6 +26,7 @@ from maumau.server.rules import (
     private_view,
     public_view,
 )
+from maumau.server.rules.engine import catchable
 from maumau.server.server import Server
 from maumau.server.table import PRIVATE_KEYS, Table, action_to_wire, view_frame
 
@@ -96,10 +97,13 @@ def test_fast_view_frames_equal_the_reference(variant: str, seed: int) -> None:
         match = table.match
         table.seq = step
         public_count, body = table._public_body(match)
+        windows = tuple(
+            (w.id, w.seat, w.final, w.called, catchable(match, w)) for w in match.windows
+        )
         for seat in (0, 1, 2, 3, None):
             expected = reference_view(table, seat)
             frame = view_frame(
-                public_count + len(PRIVATE_KEYS), body, table._private_body(match, seat)
+                public_count + len(PRIVATE_KEYS), body, table._private_body(match, seat, windows)
             )
             assert frame == encode_frame(expected)
             assert msgpack.unpackb(frame[4:]) == msgpack.unpackb(encode_frame(expected)[4:])

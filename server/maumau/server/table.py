@@ -773,32 +773,34 @@ class Table:
             return
         public_count, public_body = self._public_body(match)
         count = public_count + len(PRIVATE_KEYS)
+        windows = tuple(
+            (w.id, w.seat, w.final, w.called, catchable(match, w)) for w in match.windows
+        )
         for i, seat in enumerate(self.seats):
             session = seat.session
             if session is not None and (only is None or session in only):
-                frame = view_frame(count, public_body, self._private_body(match, i))
+                frame = view_frame(count, public_body, self._private_body(match, i, windows))
                 session.send_frames(EVENTS_AND_VIEW, before + frame)
         spectators = [s for s in self.spectators if only is None or s in only]
         if spectators:
-            frame = before + view_frame(count, public_body, self._private_body(match, None))
+            private = self._private_body(match, None, windows)
+            frame = before + view_frame(count, public_body, private)
             for session in spectators:
                 session.send_frames(EVENTS_AND_VIEW, frame)
 
-    def _private_body(self, match: MatchState, seat: int | None) -> bytes:
+    def _private_body(
+        self, match: MatchState, seat: int | None, windows: tuple[object, ...]
+    ) -> bytes:
         """The packed private part of ``seat``'s view (see :func:`private_view`).
 
         Only the seat on turn can have a drawn card or turn moves; every other seat's
         moves are the calls and catches the open windows allow. So while a seat is
-        not on turn, its part stays the same as long as its hand, the windows and the
-        phase do, and the last one packed is reused (a test holds this to
-        ``private_view`` over whole matches)."""
+        not on turn, its part stays the same as long as its hand, the windows (as
+        ``windows`` sums them up) and the phase do, and the last one packed is reused
+        (a test holds this to ``private_view`` over whole matches)."""
         if seat is not None and seat == match.turn and match.phase == "playing":
             return private_body(private_view(match, seat), self.settings.is_classic)
-        key = (
-            tuple(match.hands[seat]) if seat is not None else None,
-            tuple((w.id, w.seat, w.final, w.called, catchable(match, w)) for w in match.windows),
-            match.phase,
-        )
+        key = (tuple(match.hands[seat]) if seat is not None else None, windows, match.phase)
         last = self._last_private.get(seat)
         if last is not None and last[0] == key:
             return last[1]
