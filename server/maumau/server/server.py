@@ -4,10 +4,18 @@ Theory of operation
 -------------------
 :func:`serve` listens with ``trio.serve_tcp`` and reports the bound port through
 ``task_status.started(port)``. Each connection gets one nursery with two tasks: a
-reader that feeds the sans-IO codec and dispatches messages, and a writer that drains
-a bounded memory channel of encoded frames onto the stream (so only one task ever
-writes). A client too slow to keep up fills its channel and is disconnected rather
-than slowing anybody else.
+reader that waits for its socket, reads, feeds the sans-IO codec and dispatches the
+messages, and a writer that is needed only when the peer does not keep up.
+
+Sending is cheap because it is batched. A message for a connection is queued on its
+:class:`Link` (encoded once, however many connections get it). One *flusher* task for
+the whole server then runs after each batch of changes, at most once every
+``flush_interval`` (2 ms; group commit): it commits the store, so that nothing leaves
+before what caused it is journaled, and writes every waiting link's frames with one
+non-blocking ``writev``. Only what a socket does not take is left to that connection's
+writer task, which waits until the socket can take more. Past ``max_backlog`` bytes
+waiting, the peer is disconnected rather than slowing anybody else. (Streams that are
+not sockets, as in tests, always go through the writer task.)
 
 A :class:`Session` is a player: name, resume token, where they sit. It outlives its
 connection: when the connection drops, the seat is kept; a new connection whose
