@@ -915,11 +915,17 @@ class Table:
     def changed(self) -> None:
         """Seats or spectators changed: save the table, tell it and the lobby."""
         self.save()
-        for seat in self.seats:
+        # One table_info for all, but for ``you``: each seat's own number.
+        wire = self.info(None).to_wire()
+        for i, seat in enumerate(self.seats):
             if seat.session is not None:
-                seat.session.send(self.info(seat.session))
-        for session in self.spectators:
-            session.send(self.info(session))
+                wire["you"] = i
+                seat.session.send_frame(TableInfo, encode_frame(wire))
+        if self.spectators:
+            wire["you"] = None
+            frame = encode_frame(wire)
+            for session in self.spectators:
+                session.send_frame(TableInfo, frame)
         self.server.lobby_changed()
 
     # --- time ---------------------------------------------------------------------------
