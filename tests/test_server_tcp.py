@@ -260,3 +260,24 @@ async def test_a_peer_that_stops_reading_is_dropped_and_play_goes_on(
     assert any(s.name == "Ann" and s.connected for s in server.sessions.values())
     assert dropped_after < 20
     await stream.aclose()
+
+
+async def test_a_link_never_writes_to_its_socket_after_the_connection_ends(
+    tcp_server: tuple[Server, int],
+) -> None:
+    """The flusher may still hold a link whose connection has just ended; by then the
+    socket's number may belong to a new connection, so the link must not write."""
+    server, port = tcp_server
+    ann = await WireClient.connect("127.0.0.1", port, "Ann")
+    (link,) = server.links
+    assert link.fd is not None
+    await ann.stream.aclose()
+    with trio.fail_after(5):
+        while link in server.links:
+            await trio.sleep(0.01)
+    assert link.fd is None
+    link.send_frame(Goodbye, b"\x00\x00\x00\x01\xc0")  # queued after the end: dropped
+    link.flush()
+    assert link.out == [] and link.out_bytes == 0
+    bob = await WireClient.connect("127.0.0.1", port, "Bob")  # may reuse the number
+    assert bob.welcome is not None

@@ -239,6 +239,16 @@ class Link:
         self.backlogged = True
         self.writer_wakeup.set()
 
+    def detach(self) -> None:
+        """The connection has ended: drop what waits, and never touch its socket
+        again (the flusher may still hold this link; the descriptor's number may
+        soon belong to another connection)."""
+        self.closing = True
+        self.fd = None
+        self.backlogged = True
+        self.out.clear()
+        self.out_bytes = 0
+
     def abort(self) -> None:
         """End the connection now, dropping whatever is queued (for a dead peer)."""
         self.closing = True
@@ -695,6 +705,7 @@ class Server:
             log.exception("connection %s failed", link.peer)
         finally:
             self.links.discard(link)
+            link.detach()  # before the socket closes and its number can be reused
             session = link.session
             if session is not None and session.link is link:
                 session.link = None
