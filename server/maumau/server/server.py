@@ -137,7 +137,7 @@ class Link:
 
     Frames are written by the server's flusher, straight from the event loop: after
     every batch of changes it commits the store and writes each waiting connection's
-    frames with one non-blocking ``os.write``. Only what the socket does not take (or
+    frames with one non-blocking ``writev``. Only what the socket does not take (or
     everything, on a stream that is not a socket) is left to the connection's writer
     task, which waits until the stream can take more. A backlog over the server's
     ``max_backlog`` bytes means the peer is not reading: it is disconnected.
