@@ -10,8 +10,9 @@ needed and every change is seen in one order.
 
 Time lives in :meth:`Table.run`, one task per table. It sleeps until the earliest
 deadline (a call window's minimum time, the turn timer, a bot's move, a bot's catch,
-the arbiter's decision, a reconnect grace, the pause between rounds), or until a
-change wakes it, and then does what is due. All deadlines are on ``trio.current_time()``,
+the arbiter's decision, a reconnect grace, the pause between rounds) and then does
+what is due; a change that brings a deadline forward moves the deadline of the cancel
+scope it sleeps in, without waking it. All deadlines are on ``trio.current_time()``,
 so tests drive them with ``MockClock``.
 
 Seats are played by bots when the seat is a bot seat, when its player is *away*
@@ -20,7 +21,12 @@ Seats are played by bots when the seat is a bot seat, when its player is *away*
 
 After every change each seated player receives its own ``view`` (with its legal
 actions), spectators the public one, and everybody the ``event`` lines in plain words.
-Events and views carry the table's sequence number.
+Events and views carry the table's sequence number. As this happens for every change,
+the views are made with care for speed: the public part is read from the match state
+and packed once, and each seat's own part (hand, drawn card, legal actions) is packed
+onto it; a seat not on turn reuses its last packed part while nothing in it changed.
+``tests/test_view_frames.py`` holds the bytes to :func:`public_view` and
+:func:`private_view`.
 """
 
 from __future__ import annotations
