@@ -10,8 +10,9 @@ Two questions, both pure functions of text (no I/O, no clock, no trio):
   claims to show?". They return ``None`` when the text may be used, otherwise a short
   English reason for a ``bad_name`` (or chat) error.
 
-The protocol already limits a name to 1..24 printable characters without white space
-at either end, and a chat line to 1..200 printable characters; these checks come on top.
+The protocol already limits a name to a few printable characters without white space
+at either end (``NAME_MAX``) and a chat line to ``CHAT_MAX`` printable characters; these
+checks come on top, and hold for any text (they never raise).
 
 The skeleton
 ------------
@@ -23,8 +24,9 @@ case and to compatibility variants (fullwidth ``Ａｎｎ``, mathematical ``𝐀
 1. *fold*: NFKD, case fold, NFKD again (the folded form of a code point is stable
    under folding again, for all of Unicode 14; the tests check it);
 2. map every character through the prototype table below (default-ignorable code
-   points map to nothing, blank-looking ones to a space), then NFKD again;
-3. collapse runs of spaces, strip them at both ends, and recompose (NFKC).
+   points map to nothing, blank-looking ones to a space);
+3. collapse runs of white space to one space, strip it at both ends, and recompose
+   (NFKC, which also puts marks that met across a replacement back in canonical order).
 
 The result is idempotent: ``skeleton(skeleton(x)) == skeleton(x)``, because every value
 of the table is a string of folded characters that the table leaves alone.
@@ -53,12 +55,11 @@ prototype for the folded source:
   (mathematical, fullwidth and halfwidth forms do; ``<compat>`` ones may not: LUNATE
   SIGMA looks like C but decomposes to a capital sigma).
 
-Per folded character one candidate wins: an ASCII prototype after folding first, then
-one that was ASCII before folding (Greek ``β`` takes ``b`` from ``Β → B``, not ``ss``
-from ``β → ß``), then a capital's line before an own line, then the shorter, then the
-lower code points. Chains are followed to their end (a character whose chain cycles or
-keeps growing is left alone), so the table maps every character straight to a string
-the table leaves alone.
+Per folded character one candidate wins: an ASCII prototype (after folding) first, then
+a capital's line before an own line (Greek ``β`` takes ``b`` from ``Β → B``, not ``ss``
+from ``β → ß``), then the shorter, then the lower code points. Chains are followed to
+their end (a character whose chain cycles or keeps growing is left alone), so the
+table maps every character straight to a string the table leaves alone.
 
 What the data says for the usual suspects (the tests pin these):
 
@@ -229,18 +230,18 @@ def _carries_over(source: str, target: str, folded: str) -> bool:
 def _table() -> dict[int, str]:
     """The folded prototype of every folded character that has one; default-ignorable
     code points map to "", blank-looking characters to a space. Built once."""
-    candidates: dict[str, set[tuple[str, bool, bool]]] = defaultdict(set)
+    candidates: dict[str, set[tuple[str, bool]]] = defaultdict(set)
     for source, target in _load_pairs():
         a, b = _fold(source), _fold(target)
         if len(a) != 1 or a in b:  # a prototype holding its source would grow
             continue
         own = source == a
         if own or _carries_over(source, target, a):
-            candidates[a].add((b, target.isascii(), own))
+            candidates[a].add((b, own))
 
-    def rank(candidate: tuple[str, bool, bool]) -> tuple[bool, bool, bool, int, list[int]]:
-        b, target_ascii, own = candidate
-        return (not b.isascii(), not target_ascii, own, len(b), [ord(c) for c in b])
+    def rank(candidate: tuple[str, bool]) -> tuple[bool, bool, int, list[int]]:
+        b, own = candidate
+        return (not b.isascii(), own, len(b), [ord(c) for c in b])
 
     step = {a: min(found, key=rank)[0] for a, found in candidates.items()}
     for lo, hi in DEFAULT_IGNORABLE:
@@ -255,20 +256,17 @@ def _closure(step: dict[str, str], rounds: int = 16) -> dict[str, str]:
     """Follow every chain of ``step`` (one character to a string) to its end, so that
     the result maps every character straight to a string the result leaves alone.
     A character whose chain does not settle within ``rounds`` steps (a cycle, or a
-    string that keeps growing) loses its entry and everything is followed again."""
-    step = dict(step)
-    while True:
-        done: dict[str, str] = {}
-        for a, value in step.items():
-            for _ in range(rounds):
-                nxt = _fold("".join(step.get(c, c) for c in value))
-                if nxt == value:
-                    done[a] = value
-                    break
-                value = nxt
-        if len(done) == len(step):
-            return done
-        step = {a: value for a, value in step.items() if a in done}
+    string that keeps growing) loses its entry; so does every character whose chain
+    runs into one, hence no kept chain needs a lost entry."""
+    done: dict[str, str] = {}
+    for a, value in step.items():
+        for _ in range(rounds):
+            nxt = _fold("".join(step.get(c, c) for c in value))
+            if nxt == value:
+                done[a] = value
+                break
+            value = nxt
+    return done
 
 
 @functools.lru_cache(maxsize=4096)
@@ -280,7 +278,7 @@ def skeleton(text: str) -> str:
     do not count. See the module docstring for the steps and what the data decides.
     """
     folded = _fold(text).translate(_table())
-    key = " ".join(unicodedata.normalize("NFKD", folded).split())
+    key = " ".join(folded.split())
     return unicodedata.normalize("NFKC", key)
 
 
