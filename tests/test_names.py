@@ -279,6 +279,13 @@ def test_reasons(name: str, reason: str) -> None:
     assert name_problem(name) == reason
 
 
+def test_default_ignorable_code_points() -> None:
+    for char in "\u00ad\u115f\u1160\u200b\u200f\u2060\u3164\ufe0f\ufeff\uffa0\U000e0001":
+        assert names.is_default_ignorable(char), hex(ord(char))
+    for char in "a \u2800\u0301\u3000\u200a\U000f0000":
+        assert not names.is_default_ignorable(char), hex(ord(char))
+
+
 def test_joiners_and_selectors_after_a_visible_character_are_fine() -> None:
     assert name_problem("❤\ufe0f") is None
     assert name_problem("👩\u200d💻") is None

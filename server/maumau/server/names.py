@@ -116,9 +116,9 @@ MAX_ACCENTS = 2
 MAX_MARKS = 4
 """Most non-spacing or enclosing marks of any kind one letter may carry."""
 
-# Default_Ignorable_Code_Point, from Unicode's DerivedCoreProperties.txt (the ranges are
-# the same in Unicode 14 and 15): https://www.unicode.org/Public/UCD/latest/ucd/
-# DerivedCoreProperties.txt. Python's unicodedata does not expose this property.
+# Default_Ignorable_Code_Point, from Unicode's DerivedCoreProperties.txt
+# (https://www.unicode.org/Public/UCD/latest/ucd/DerivedCoreProperties.txt), as of
+# Unicode 14, the version of Python 3.11's unicodedata, which lacks this property.
 DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
     (0x00AD, 0x00AD),  # SOFT HYPHEN
     (0x034F, 0x034F),  # COMBINING GRAPHEME JOINER
