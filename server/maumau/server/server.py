@@ -32,6 +32,18 @@ Limits: frame size (codec), ``hello`` within 10 s, ``--max-clients``, unique nam
 per-connection token buckets for moves, chat and catches. Each violation is answered
 with an error; a connection that keeps violating is closed.
 
+When the store cannot save (a full disk), nothing that depends on the failed writes
+is sent: the flusher's commit fails, every link *holds* its frames (:meth:`Link.hold`),
+and from then on the frames that tell of a table (``table``, ``view``, ``event``,
+``mau_decision``) are held too, while everything else (pings, errors, chat, the lobby)
+still goes out. Every open table pauses (:meth:`Table.pause`): its timers stop, its
+players are told (a ``table`` with ``paused: "cannot_save"``, sent past the held
+frames), and moves and other changes are refused with ``cannot_save``. A task retries
+the commit with backoff; once one succeeds, the held frames go out in order, the
+tables resume with their timers shifted by the pause, and nothing that any client was
+told is lost. (The store keeps the failed group in memory and replays it: see
+:mod:`maumau.server.store`.)
+
 Shutdown: :meth:`Server.shutdown` sends every client ``goodbye`` and gives the writers
 a bounded moment to flush before the nursery is cancelled.
 """
@@ -68,6 +80,7 @@ from maumau.protocol.messages import (
     ChatLine,
     CreateTable,
     Error,
+    GameEvent,
     GetReplay,
     GetStats,
     Goodbye,
@@ -78,6 +91,7 @@ from maumau.protocol.messages import (
     ListTables,
     Lobby,
     Matches,
+    MauDecision,
     Message,
     Ping,
     Pong,
@@ -86,6 +100,8 @@ from maumau.protocol.messages import (
     Replay,
     StartMatch,
     Stats,
+    TableInfo,
+    View,
     WatchTable,
     Welcome,
 )
@@ -111,6 +127,19 @@ MAX_VIOLATIONS = 20
 LOBBY_BUDGET = 60_000  # bytes of a lobby frame given to tables and names
 LOBBY_MAX_ONLINE = 1000
 MOVE_TYPES = frozenset({"play", "draw", "pass", "challenge", "say_mau", "catch"})
+SAVE_RETRY = 0.25  # seconds before the first retry of a failed commit; doubles each time
+SAVE_RETRY_MAX = 5.0
+# Requests that change a table, refused while the store cannot save.
+CHANGE_TYPES = MOVE_TYPES | {
+    "create_table",
+    "join_table",
+    "watch_table",
+    "ready",
+    "start_match",
+    "rematch",
+}
+# Frames that tell of a table's state: held back while the store cannot save.
+TABLE_STATE: frozenset[type[Message]] = frozenset({TableInfo, View, GameEvent, MauDecision})
 
 
 class TokenBucket:
@@ -148,6 +177,7 @@ class Link:
         self.codec = codec
         self.fd = fd
         self.out: list[bytes | memoryview] = []  # frames not yet written, in order
+        self.held: list[bytes] = []  # frames waiting for the store to save again
         self.out_bytes = 0
         self.queued = False  # on the server's list of links to flush
         self.backlogged = fd is None  # the writer task, not the flusher, writes now
@@ -174,14 +204,25 @@ class Link:
     def send_frame(self, kind: type[Message], frame: bytes) -> None:
         self.send_frames((kind,), frame)
 
-    def send_frames(self, kinds: tuple[type[Message], ...], frames: bytes) -> None:
-        """Queue ready-made frames holding messages of the given classes."""
+    def send_frames(
+        self, kinds: tuple[type[Message], ...], frames: bytes, urgent: bool = False
+    ) -> None:
+        """Queue ready-made frames holding messages of the given classes. While the
+        store cannot save, frames about a table's state are held (unless ``urgent``:
+        the news of the pause itself)."""
         if self.closing:
             return
         try:
             frame = self.codec.send_frames(kinds, frames)
         except LocalProtocolError as error:
             log.warning("not sent to %s: %s", self.peer, error)
+            return
+        if self.server.cannot_save and not urgent and not TABLE_STATE.isdisjoint(kinds):
+            self.held.append(frame)
+            self.out_bytes += len(frame)
+            if self.out_bytes > self.server.max_backlog:
+                log.warning("%s: too much held for it; disconnecting", self.peer)
+                self.abort()
             return
         self.out.append(frame)
         self.out_bytes += len(frame)
@@ -233,6 +274,27 @@ class Link:
             out[0] = memoryview(out[0])[written:]
         return not out
 
+    def hold(self) -> None:
+        """The store failed to commit what the waiting frames depend on: keep them back
+        (all but a frame partly written already, which was saved before)."""
+        out = self.out
+        keep = 1 if out and isinstance(out[0], memoryview) else 0
+        self.held[:0] = [bytes(frame) for frame in out[keep:]]
+        del out[keep:]
+
+    def release(self) -> None:
+        """The store saved again: send what was held, in order."""
+        if not self.held:
+            return
+        self.out.extend(self.held)
+        self.held.clear()
+        if self.backlogged:
+            self.writer_wakeup.set()
+        elif not self.queued:
+            self.queued = True
+            self.server.to_flush.append(self)
+            self.server.flush_wakeup.set()
+
     def close(self) -> None:
         """Stop queueing; the writer sends what is queued, then the connection ends."""
         self.closing = True
@@ -247,12 +309,14 @@ class Link:
         self.fd = None
         self.backlogged = True
         self.out.clear()
+        self.held.clear()
         self.out_bytes = 0
 
     def abort(self) -> None:
         """End the connection now, dropping whatever is queued (for a dead peer)."""
         self.closing = True
         self.out.clear()
+        self.held.clear()
         self.out_bytes = 0
         if self.scope is not None:
             self.scope.cancel()
@@ -287,9 +351,11 @@ class Session:
         if self.link is not None:
             self.link.send_frame(kind, frame)
 
-    def send_frames(self, kinds: tuple[type[Message], ...], frames: bytes) -> None:
+    def send_frames(
+        self, kinds: tuple[type[Message], ...], frames: bytes, urgent: bool = False
+    ) -> None:
         if self.link is not None:
-            self.link.send_frames(kinds, frames)
+            self.link.send_frames(kinds, frames, urgent)
 
 
 class Server:
@@ -309,13 +375,15 @@ class Server:
         hard_budget: float = 0.2,
         flush_interval: float = FLUSH_INTERVAL,
         max_backlog: int = MAX_BACKLOG,
+        save_retry: float = SAVE_RETRY,
     ) -> None:
         """``bot_forgets`` (0..1) overrides how often every bot forgets to say Mau
         (None: as its level does). ``store`` keeps the journal, tables, sessions and
         results; without one nothing outlives the process. ``hard_budget`` is the
         hard bot's thinking time per move in seconds (0: it moves at once).
         ``flush_interval`` is the shortest time between two flushes (group commit);
-        a connection with more than ``max_backlog`` bytes waiting is dropped."""
+        a connection with more than ``max_backlog`` bytes waiting is dropped.
+        ``save_retry`` is the first pause before a failed commit is tried again."""
         self.rng = random.Random(seed)
         self.max_clients = max_clients
         self.bot_delay = bot_delay
@@ -337,6 +405,8 @@ class Server:
         self.flush_wakeup = trio.Event()
         self.flush_interval = flush_interval
         self.max_backlog = max_backlog
+        self.save_retry = save_retry
+        self.cannot_save = False  # the store failed to commit; see the module docstring
         self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
         self._replays = replay.ReplayCache()
         self._nursery: trio.Nursery | None = None
@@ -410,8 +480,7 @@ class Server:
             self.archive()
 
     def archive(self) -> None:
-        if self.store is not None and self.store.archive_due:
-            self.commit()
+        if self.store is not None and self.store.archive_due and self.commit():
             try:
                 moved = self.store.archive()
             except sqlite3.Error:
@@ -515,6 +584,12 @@ class Server:
         """Handle one message from a session's connection (not hello/ping/pong)."""
         kind = message.TYPE
         table = session.table
+        if self.cannot_save and kind in CHANGE_TYPES:
+            raise TableError(
+                "cannot_save",
+                "the server cannot save right now (its disk may be full); play is paused "
+                "until it can, and nothing is lost",
+            )
         if kind in MOVE_TYPES:
             if table is None:
                 raise TableError("not_at_table", "sit at a table first")
@@ -592,19 +667,76 @@ class Server:
         self._unsaved[table.id] = table
         self.flush_wakeup.set()
 
-    def commit(self) -> None:
+    def commit(self) -> bool:
         """Commit the store's open group of writes (see :mod:`maumau.server.store`),
-        with the records of the tables changed since the last commit."""
+        with the records of the tables changed since the last commit; False if what
+        was written is not saved (the store cannot save: see the module docstring)."""
         if self._unsaved:
             tables, self._unsaved = self._unsaved, {}
             for table in tables.values():
                 table.write_record()
-        if self.store is not None and self.store.dirty:
+        store = self.store
+        if store is None or not store.dirty:
+            return True
+        if self.cannot_save:
+            return False  # _retry_saving tries again, with backoff
+        try:
+            store.commit()
+        except sqlite3.Error as error:
+            self._saving_failed(error)
+            return False
+        return True
+
+    def _saving_failed(self, error: sqlite3.Error) -> None:
+        """The store could not commit: hold every frame that may depend on it, pause
+        every table, and retry until the store saves again."""
+        assert self.store is not None
+        log.error(
+            "the database cannot save (%s): play is paused, nothing is sent that is not "
+            "saved; retrying (%s)",
+            error,
+            self.store.path,
+        )
+        self.cannot_save = True
+        for link in self.links:
+            link.hold()
+        for table in list(self.tables.values()):
+            table.pause()
+        if self._nursery is not None:
+            self._nursery.start_soon(self._retry_saving)
+
+    async def _retry_saving(self) -> None:
+        assert self.store is not None
+        delay = self.save_retry
+        started = trio.current_time()
+        while self.cannot_save:
+            await trio.sleep(delay)
+            delay = min(2 * delay, SAVE_RETRY_MAX)
+            if self._unsaved:
+                tables, self._unsaved = self._unsaved, {}
+                for table in tables.values():
+                    table.write_record()
             try:
                 self.store.commit()
-            except sqlite3.Error:
-                log.exception("the database could not commit")
-                self.store.dirty = False
+            except sqlite3.Error as error:
+                log.warning(
+                    "the database still cannot save (%s); %d changes wait; next try in %g s",
+                    error,
+                    self.store.unsaved,
+                    delay,
+                )
+                continue
+            self._saving_restored(trio.current_time() - started)
+
+    def _saving_restored(self, paused_for: float) -> None:
+        """The store saved again: send what was held and let the tables play on."""
+        log.warning("the database saves again after %.1f s; play resumes", paused_for)
+        self.cannot_save = False
+        for link in list(self.links):
+            link.release()
+        for table in list(self.tables.values()):
+            table.resume()
+        self.flush_wakeup.set()
 
     def _save_session(self, session: Session) -> None:
         if self.store is not None:
@@ -986,7 +1118,12 @@ class Server:
 
     async def shutdown(self) -> None:
         """Tell everybody goodbye and give their writers a moment to flush."""
-        self.commit()
+        if not self.commit() and self.store is not None:
+            log.error(
+                "shutting down with %d changes the database could not save; they are lost "
+                "(nobody was told of them)",
+                self.store.unsaved,
+            )
         log.info("shutting down: telling %d connections", len(self.links))
         for link in list(self.links):
             link.send(Goodbye("the server is shutting down"))

@@ -36,12 +36,24 @@ run at once. (Keyed by match, as ``journal`` is, every commit rewrote a page for
 match it touched.) Once a match has ended, :meth:`Store.archive` moves its rows to
 ``journal``, keyed by match and action number, where replays find them quickly.
 
+When the disk fills up (or anything else makes a write or the commit fail), nothing of
+the open group is lost: every statement of the group is also kept in memory (with the
+journal rows) until a commit succeeds. A failure rolls the transaction back and puts
+the store into the *failing* state, in which further writes are only added to the
+group; :meth:`Store.commit` then replays the whole group in a new transaction. The
+server sends nothing that depends on the group until a commit succeeds (see
+:mod:`maumau.server.server`). So that a replay does exactly what the first try did, the
+group's statements never depend on what it read: matches get their ids from the store,
+not from SQLite's AUTOINCREMENT, and a match's names and rounds are kept in memory for
+its results.
+
 All calls are synchronous and short; the server makes them from its one trio thread,
 so there is only ever one writer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -235,7 +247,13 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self.dirty = False  # a group of writes is open and not yet committed
-        self._journal_rows: list[tuple[Any, ...]] = []  # journal rows of the open group
+        self.failing = False  # the last write or commit failed; the group waits in memory
+        self._journal_rows: list[tuple[Any, ...]] = []  # journal rows not yet in the group
+        # Every statement of the open group, kept until it is committed: (sql,
+        # parameters, executemany?), replayed in a new transaction after a failure.
+        self._group: list[tuple[str, Any, bool]] = []
+        self._match_meta: dict[int, tuple[list[str], list[bool]]] = {}  # names, bots
+        self._rounds_won: dict[int, list[int]] = {}  # per seat, of matches running
         self._ended: set[int] = set()  # matches over whose rows are still in live_journal
         self._lock: IO[bytes] | None = None
         if self.path != ":memory:":
@@ -267,6 +285,12 @@ class Store:
                 "OR match_id IN (SELECT id FROM matches WHERE finished IS NOT NULL)"
             )
         }
+        # Ids are never reused, also those AUTOINCREMENT gave before schema 3.
+        used = [
+            self.db.execute("SELECT COALESCE(MAX(id), 0) FROM matches").fetchone()[0],
+            *(seq for (seq,) in self.db.execute("SELECT seq FROM sqlite_sequence")),
+        ]
+        self._next_match_id = 1 + max(used)
 
     def close(self) -> None:
         self.commit()
@@ -283,7 +307,8 @@ class Store:
         reserved), or ``reserved`` (it belongs to another secret)."""
         row = self.db.execute("SELECT secret_sha256 FROM players WHERE name=?", (name,)).fetchone()
         if row is None:
-            if secret is None or not claim:
+            if secret is None or not claim or self.failing:
+                # (While the store cannot save, a claim could not be kept: none is made.)
                 return "free"
             self._write("INSERT INTO players VALUES (?, ?, ?)", (name, digest(secret), time.time()))
             return "new"
@@ -330,10 +355,16 @@ class Store:
             ),
         )
 
-    def close_table(self, table_id: int) -> None:
-        row = self.db.execute("SELECT match_id FROM tables WHERE id=?", (table_id,)).fetchone()
-        if row is not None and row[0] is not None:
-            self._ended.add(row[0])
+    def close_table(self, table_id: int, match_id: int | None = None) -> None:
+        """Mark the table closed; ``match_id`` is its current match, if the caller
+        knows it (otherwise it is read from the table's row)."""
+        if match_id is None:
+            row = self.db.execute("SELECT match_id FROM tables WHERE id=?", (table_id,)).fetchone()
+            match_id = row[0] if row is not None else None
+        if match_id is not None:
+            self._ended.add(match_id)
+            self._match_meta.pop(match_id, None)
+            self._rounds_won.pop(match_id, None)
         self._write("UPDATE tables SET open=0 WHERE id=?", (table_id,))
 
     def open_tables(self) -> list[TableRecord]:
@@ -359,10 +390,15 @@ class Store:
         names: list[str],
         bots: list[bool],
     ) -> int:
-        cursor = self._write(
-            "INSERT INTO matches (table_id, table_name, settings, seed, names, bots, started) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        match_id = self._next_match_id
+        self._next_match_id += 1
+        self._match_meta[match_id] = (list(names), list(bots))
+        self._rounds_won[match_id] = [0] * len(names)
+        self._write(
+            "INSERT INTO matches (id, table_id, table_name, settings, seed, names, bots, "
+            "started) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
+                match_id,
                 table_id,
                 table_name,
                 _dumps(settings),
@@ -372,8 +408,7 @@ class Store:
                 time.time(),
             ),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return match_id
 
     def append(
         self, match_id: int, n: int, action: list[Any], seq: int, timers: dict[str, Any]
@@ -382,9 +417,7 @@ class Store:
 
         The row is inserted with the others of its group when the group is committed
         (one ``executemany`` instead of a statement each)."""
-        if not self.dirty:
-            self.db.execute("BEGIN")
-            self.dirty = True
+        self.dirty = True
         self._journal_rows.append((match_id, n, _pack(action), seq, _pack(timers), time.time()))
 
     def journal(self, match_id: int) -> Iterator[JournalEntry]:
@@ -419,7 +452,7 @@ class Store:
         if not self._ended:
             return 0
         self.commit()
-        ended, self._ended = sorted(self._ended), set()
+        ended = sorted(self._ended)
         marks = ",".join("?" * len(ended))
         with self.db:
             self.db.execute("BEGIN")
@@ -431,11 +464,15 @@ class Store:
             moved = self.db.execute(
                 f"DELETE FROM live_journal WHERE match_id IN ({marks})", ended
             ).rowcount
+        self._ended.difference_update(ended)  # (kept for the next try if this failed)
         return int(moved)
 
     def round_over(
         self, match_id: int, round_no: int, winner: int, points: int, scores: list[int]
     ) -> None:
+        won = self._rounds_won_of(match_id, len(scores))
+        if 0 <= winner < len(won):
+            won[winner] += 1
         self._write(
             "INSERT OR REPLACE INTO rounds VALUES (?, ?, ?, ?, ?)",
             (match_id, round_no, winner, points, _dumps(scores)),
@@ -443,25 +480,37 @@ class Store:
 
     def finish_match(self, match_id: int, winner: int, scores: list[int]) -> None:
         """Record the end of a match and each seat's result, in one transaction."""
-        match = self.match(match_id)
-        if match is None:
-            return
+        meta = self._match_meta.pop(match_id, None)
+        if meta is None:  # a match restored after a restart: its row is committed
+            match = self.match(match_id)
+            if match is None:
+                return
+            meta = (match.names, match.bots)
+        rounds_won = self._rounds_won_of(match_id, len(scores))
+        del self._rounds_won[match_id]
         self._ended.add(match_id)
-        rounds_won = [0] * len(scores)
-        for (round_winner,) in self.db.execute(
-            "SELECT winner FROM rounds WHERE match_id=?", (match_id,)
-        ):
-            if 0 <= round_winner < len(rounds_won):
-                rounds_won[round_winner] += 1
         self._write(
             "UPDATE matches SET finished=?, winner=?, scores=? WHERE id=?",
             (time.time(), winner, _dumps(scores), match_id),
         )
-        for seat, (name, bot) in enumerate(zip(match.names, match.bots, strict=True)):
+        for seat, (name, bot) in enumerate(zip(*meta, strict=True)):
             self._write(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (match_id, seat, name, bot, scores[seat], seat == winner, rounds_won[seat]),
             )
+
+    def _rounds_won_of(self, match_id: int, seats: int) -> list[int]:
+        """Rounds won by each seat in a match; for a match restored after a restart,
+        counted from its committed rounds once, then kept up to date in memory."""
+        won = self._rounds_won.get(match_id)
+        if won is None:
+            won = self._rounds_won[match_id] = [0] * seats
+            for (winner,) in self.db.execute(
+                "SELECT winner FROM rounds WHERE match_id=?", (match_id,)
+            ):
+                if 0 <= winner < seats:
+                    won[winner] += 1
+        return won
 
     def match(self, match_id: int) -> MatchRecord | None:
         row = self.db.execute(
@@ -507,24 +556,70 @@ class Store:
 
     # --- grouped writes ----------------------------------------------------------------
 
-    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
-        """Run one write inside the open group, opening one if needed."""
-        if not self.dirty:
-            self.db.execute("BEGIN")
-            self.dirty = True
-        return self.db.execute(sql, params)
+    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        """Run one write inside the open group, opening one if needed. It is kept with
+        the group until the group is committed; a failure puts the store into the
+        failing state (see the module docstring) instead of raising."""
+        self._run(sql, params, False)
+
+    def _run(self, sql: str, params: Any, many: bool) -> None:
+        self._group.append((sql, params, many))
+        self.dirty = True
+        if self.failing:
+            return  # replayed by the next commit
+        try:
+            if not self.db.in_transaction:
+                self.db.execute("BEGIN")
+            if many:
+                self.db.executemany(sql, params)
+            else:
+                self.db.execute(sql, params)
+        except sqlite3.Error:
+            self._fail()
+
+    def _fail(self) -> None:
+        self.failing = True
+        if self.db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
 
     def commit(self) -> None:
-        """Make every write so far durable (against a crash of this process)."""
-        if self.dirty:
-            self._insert_journal_rows()
-            self.dirty = False
+        """Make every write so far durable (against a crash of this process).
+
+        Raises ``sqlite3.Error`` if it cannot (a full disk, for example): the store is
+        then failing and keeps the whole group, and the next call tries it again."""
+        if not self.dirty:
+            return
+        self._insert_journal_rows()
+        try:
+            if self.failing:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                self.db.execute("BEGIN")
+                for sql, params, many in self._group:
+                    if many:
+                        self.db.executemany(sql, params)
+                    else:
+                        self.db.execute(sql, params)
+            elif not self.db.in_transaction:
+                raise sqlite3.OperationalError("the open group's transaction is gone")
             self.db.execute("COMMIT")
+        except sqlite3.Error:
+            self._fail()
+            raise
+        self._group.clear()
+        self.dirty = False
+        self.failing = False
+
+    @property
+    def unsaved(self) -> int:
+        """Statements and journal rows waiting for a commit."""
+        return len(self._group) + len(self._journal_rows)
 
     def _insert_journal_rows(self) -> None:
         if self._journal_rows:
             rows, self._journal_rows = self._journal_rows, []
-            self.db.executemany("INSERT INTO live_journal VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self._run("INSERT INTO live_journal VALUES (?, ?, ?, ?, ?, ?)", rows, True)
 
 
 def _match_record(row: tuple[Any, ...]) -> MatchRecord:

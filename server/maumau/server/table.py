@@ -15,6 +15,12 @@ what is due; a change that brings a deadline forward moves the deadline of the c
 scope it sleeps in, without waking it. All deadlines are on ``trio.current_time()``,
 so tests drive them with ``MockClock``.
 
+While the server cannot save (see :mod:`maumau.server.server`), every table is
+*paused*: :meth:`Table.pause` stops its clock (the timer task sleeps with no deadline,
+nothing is due) and tells its people at once; :meth:`Table.resume` moves every
+deadline and pending claim later by the length of the pause, so each timer goes on
+with the time it had left.
+
 Seats are played by bots when the seat is a bot seat, when its player is *away*
 (3 turn timeouts in a row) or has been disconnected for longer than
 ``reconnect_grace_s``. A returning player takes the seat back at once.
@@ -253,6 +259,7 @@ class Table:
         self.bot_catch_due: dict[int, float] = {}
         self.next_round_due: float | None = None
         self.closed = False
+        self.paused_at: float | None = None  # while the server cannot save
         self._thinking: tuple[int, int] | None = None  # (seat, action_no) a hard bot ponders
         self._sleep: trio.CancelScope | None = None  # the timer task's, while it sleeps
         self._last_round_of: object = self  # the round result _last_round_packed shows
@@ -361,6 +368,8 @@ class Table:
         self.changed()
         if self.match is not None:
             self._send_views([session])
+        if self.paused_at is not None:
+            self._send_info(urgent=True)  # why nothing else comes yet
         self._schedule()
 
     def has_connected_humans(self) -> bool:
@@ -889,6 +898,7 @@ class Table:
             state=self.status,
             creator=self.creator,
             you=self.seat_of(session) if session is not None else None,
+            paused=None if self.paused_at is None else "cannot_save",
         )
 
     def seat_infos(self) -> tuple[dict[str, Any], ...]:
@@ -921,18 +931,59 @@ class Table:
     def changed(self) -> None:
         """Seats or spectators changed: save the table, tell it and the lobby."""
         self.save()
-        # One table_info for all, but for ``you``: each seat's own number.
+        self._send_info()
+        self.server.lobby_changed()
+
+    def _send_info(self, urgent: bool = False) -> None:
+        """One table_info for all, but for ``you``: each seat's own number. ``urgent``
+        ones go out even while the server holds back what it could not save."""
         wire = self.info(None).to_wire()
+        kinds = (TableInfo,)
         for i, seat in enumerate(self.seats):
             if seat.session is not None:
                 wire["you"] = i
-                seat.session.send_frame(TableInfo, encode_frame(wire))
+                seat.session.send_frames(kinds, encode_frame(wire), urgent)
         if self.spectators:
             wire["you"] = None
             frame = encode_frame(wire)
             for session in self.spectators:
-                session.send_frame(TableInfo, frame)
-        self.server.lobby_changed()
+                session.send_frames(kinds, frame, urgent)
+
+    # --- pausing while the server cannot save -------------------------------------------
+
+    def pause(self) -> None:
+        """Stop the clock and tell everybody here at once (see the module docstring)."""
+        if self.paused_at is not None or self.closed:
+            return
+        self.paused_at = trio.current_time()
+        self._log("paused: the server cannot save")
+        self._send_info(urgent=True)
+        if self._sleep is not None:
+            self._sleep.deadline = math.inf
+
+    def resume(self) -> None:
+        """Start the clock again where it stopped."""
+        if self.paused_at is None or self.closed:
+            self.paused_at = None
+            return
+        shift = trio.current_time() - self.paused_at
+        self.paused_at = None
+
+        def later(due: float | None) -> float | None:
+            return None if due is None else due + shift
+
+        self.turn_due = later(self.turn_due)
+        self.bot_due = later(self.bot_due)
+        self.next_round_due = later(self.next_round_due)
+        for timers in (self.window_due, self.window_opened, self.bot_catch_due):
+            for key in timers:
+                timers[key] += shift
+        for seat in self.seats:
+            seat.disconnected_at = later(seat.disconnected_at)
+        self.arbiter.postpone(shift)
+        self._log(f"resumed after {shift:.1f} s")
+        self.changed()
+        self._schedule()
 
     # --- time ---------------------------------------------------------------------------
 
@@ -968,6 +1019,8 @@ class Table:
                 sleep.deadline = deadline  # wakes the timer task then, not now
 
     def _next_deadline(self) -> float:
+        if self.paused_at is not None:
+            return math.inf
         candidates = [self.turn_due, self.bot_due, self.next_round_due]
         candidates += list(self.window_due.values()) + list(self.bot_catch_due.values())
         candidates.append(self.arbiter.decide_at(self._settle()))
@@ -998,6 +1051,8 @@ class Table:
                 await trio.sleep(0)  # something is due now; still let others run
             if self.closed:
                 return
+            if self.paused_at is not None:
+                continue
             try:
                 self._tick()
                 self.server.commit_soon()  # also when nobody is connected to be sent anything
@@ -1101,6 +1156,8 @@ class Table:
         )
         if self.closed or self.match is not match or match.phase != "playing":
             return
+        if self.paused_at is not None:
+            return  # the bot moves after the pause (resume schedules it again)
         if match.action_no != action_no or match.turn != seat or action is None:
             self._schedule()  # the position changed meanwhile: think again
             return
@@ -1153,7 +1210,7 @@ class Table:
         if self._sleep is not None:
             self._sleep.cancel()
         if self.server.store is not None:
-            self.server.store.close_table(self.id)
+            self.server.store.close_table(self.id, self.match_id)
 
     def _log(self, text: str) -> None:
         log.info("table %d %r: %s", self.id, self.name, text)
