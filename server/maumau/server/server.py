@@ -765,14 +765,23 @@ class Server:
         return self._replays.page(store, request.match, request.start, request.count)
 
     def restore(self) -> None:
-        """Rebuild sessions and open tables from the store (after a restart or crash)."""
+        """Rebuild sessions and open tables from the store (after a restart or crash).
+
+        Each session and each table is restored on its own: one that fails (a row the
+        store cannot read is already left out, logged by id) is logged by id and the
+        others start. A table whose match cannot be read or replayed is closed, as its
+        players could not play on; the store's rows stay for replays and repair."""
         store = self.store
         if store is None:
             return
         by_id: dict[str, Session] = {}
         session_records = store.sessions()
         for record in session_records:
-            session = Session(record.id, record.name, "", key=record.token_sha256)
+            try:
+                session = Session(record.id, record.name, "", key=record.token_sha256)
+            except Exception:
+                log.exception("session %r could not be restored; skipped", record.id)
+                continue
             self.sessions[session.key] = session
             by_id[session.id] = session
         restored = 0
@@ -796,19 +805,31 @@ class Server:
                 )
                 journal = list(store.journal(match.id)) if match is not None else []
                 table.restore(table_record, by_id, match, journal)
-            except Exception:
-                log.exception("table %d could not be restored; closing it", table_record.id)
-                store.close_table(table_record.id)
+            except Exception as error:
+                log.error(
+                    "table %d could not be restored (%s: %s); closing it",
+                    table_record.id,
+                    type(error).__name__,
+                    error,
+                )
+                log.debug("table %d: how its restoring failed", table_record.id, exc_info=True)
+                try:
+                    store.close_table(table_record.id)
+                except sqlite3.Error:
+                    log.exception("table %d could not be closed", table_record.id)
                 continue
             self.tables[table.id] = table
             assert self._nursery is not None
             self._nursery.start_soon(table.run)
             restored += 1
+        for session in self.sessions.values():
+            if session.table is not None and self.tables.get(session.table.id) is not session.table:
+                session.table = None  # seated at a table that failed half-way: the lobby
         for record in session_records:
-            session = self.sessions[record.token_sha256]
+            found = self.sessions.get(record.token_sha256)
             watched = self.tables.get(record.table_id) if record.table_id is not None else None
-            if session.table is None and watched is not None:
-                session.table = watched  # a spectator: watches again on resuming
+            if found is not None and found.table is None and watched is not None:
+                found.table = watched  # a spectator: watches again on resuming
         self.commit()
         self.archive()  # matches that ended, or whose table closed, before a crash
         if restored or self.sessions:

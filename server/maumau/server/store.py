@@ -49,6 +49,21 @@ its results.
 
 All calls are synchronous and short; the server makes them from its one trio thread,
 so there is only ever one writer.
+
+A damaged database
+------------------
+Opening runs ``PRAGMA quick_check`` first (:meth:`Store._check_file`), under a time
+budget: 50 MB take about 0.2 to 0.6 s when the file is in the page cache, 0.6 to 2 s
+when it is read from disk; past :data:`CHECK_BUDGET_S` the check is cut short with a
+warning, so a huge database does not hold up the start. The store refuses, with
+:class:`StoreDamaged` and before writing anything, a file that is not a SQLite
+database, one whose pages are damaged (the server writes on every action, and writes
+into a damaged b-tree can fail in the middle of a match or spread the damage), and
+another program's database. Findings about values only (a NULL where the schema says
+NOT NULL) are logged as a warning and the server starts: reading is row by row.
+:meth:`Store.open_tables` and :meth:`Store.sessions` log a row they cannot read (bad
+JSON, a missing or mistyped column) by its id and skip it; the row is left as it is,
+neither closed nor deleted, so it is reported at every start until it is repaired.
 """
 
 from __future__ import annotations
@@ -57,14 +72,19 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
+import re
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 import msgpack
+
+log = logging.getLogger("maumau.server.store")
 
 SCHEMA_VERSION = 2
 
@@ -147,9 +167,33 @@ CREATE INDEX IF NOT EXISTS results_by_name ON results (name);
 
 SESSION_MAX_AGE_S = 7 * 24 * 3600
 
+CHECK_BUDGET_S = 3.0  # the longest the integrity check at start-up may take
+CHECK_MAX_ERRORS = 5  # quick_check stops after this many findings
+
+# quick_check findings about a value, not about the file's structure.
+_VALUE_FINDING = re.compile(r"(NULL value in|non-\w+ value in|CHECK constraint failed)")
+
 
 class StoreError(Exception):
     """The database cannot be opened or is not a maumau database."""
+
+
+DamageKind = Literal["not-a-database", "damaged", "foreign"]
+
+
+class StoreDamaged(StoreError):
+    """The file cannot be used, and nothing was written to it: ``kind`` says why.
+
+    ``not-a-database``: it is not a SQLite database at all (a text file, a truncated
+    header). ``damaged``: a SQLite database with damaged pages (``sqlite3 PATH
+    .recover`` may save what it holds). ``foreign``: a sound SQLite database of
+    another program. ``problem`` says what was found, in a few words."""
+
+    def __init__(self, path: str, kind: DamageKind, problem: str) -> None:
+        super().__init__(f"cannot use {path} as the maumau database: {problem}")
+        self.path = path
+        self.kind: DamageKind = kind
+        self.problem = problem
 
 
 def digest(secret: str) -> str:
@@ -261,6 +305,7 @@ class Store:
             self._lock = _lock_beside(self.path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._check_file()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
@@ -299,6 +344,49 @@ class Store:
             self._lock.close()
             self._lock = None
 
+    # --- the check at start-up ---------------------------------------------------------
+
+    def _check_file(self) -> None:
+        """Refuse a file that is not a sound maumau database, before anything is written
+        to it (:class:`StoreDamaged`); warn about findings on values only."""
+        try:
+            findings = _quick_check(self.db, CHECK_BUDGET_S, CHECK_MAX_ERRORS)
+            foreign = _foreign_tables(self.db)
+        except sqlite3.DatabaseError as error:
+            self._give_up()
+            code = error.sqlite_errorcode & 0xFF  # the primary code of an extended one
+            if code == sqlite3.SQLITE_NOTADB:
+                raise StoreDamaged(self.path, "not-a-database", str(error)) from None
+            if code == sqlite3.SQLITE_CORRUPT:
+                raise StoreDamaged(self.path, "damaged", str(error)) from None
+            raise StoreError(f"cannot use {self.path} as the maumau database: {error}") from None
+        if findings is None:
+            log.warning(
+                "%s: the integrity check was cut short after %g s (a large database); "
+                "starting without it",
+                self.path,
+                CHECK_BUDGET_S,
+            )
+            findings = []
+        damage = [line for line in findings if not _VALUE_FINDING.match(line)]
+        if damage:
+            self._give_up()
+            more = f" (and {len(damage) - 1} more)" if len(damage) > 1 else ""
+            raise StoreDamaged(self.path, "damaged", damage[0] + more)
+        if foreign:
+            self._give_up()
+            problem = "a database of another program (its tables: " + ", ".join(foreign) + ")"
+            raise StoreDamaged(self.path, "foreign", problem)
+        for line in findings:
+            log.warning("%s: %s (the rows that cannot be read are skipped)", self.path, line)
+
+    def _give_up(self) -> None:
+        """Close the database and let go of its lock (it is not going to be used)."""
+        self.db.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
     # --- players -------------------------------------------------------------------
 
     def check_player(self, name: str, secret: str | None, claim: bool = True) -> str:
@@ -328,10 +416,23 @@ class Store:
         self._write("DELETE FROM sessions WHERE token_sha256=?", (token_sha256,))
 
     def sessions(self) -> list[SessionRecord]:
-        """Sessions seen within the last week; older ones are forgotten."""
+        """Sessions seen within the last week; older ones are forgotten.
+
+        A row that cannot be read is logged and skipped (and left as it is)."""
         self._write("DELETE FROM sessions WHERE seen < ?", (time.time() - SESSION_MAX_AGE_S,))
-        rows = self.db.execute("SELECT token_sha256, id, name, table_id FROM sessions")
-        return [SessionRecord(*row) for row in rows]
+        records: list[SessionRecord] = []
+        query = "SELECT rowid, token_sha256, id, name, table_id FROM sessions ORDER BY rowid"
+        for row in self._rows("sessions", query):
+            try:
+                records.append(_session_record(row[1:]))
+            except ValueError as error:
+                log.error(
+                    "session %s (row %s) cannot be read (%s): skipped",
+                    _shown(row[2]),
+                    row[0],
+                    error,
+                )
+        return records
 
     # --- tables ------------------------------------------------------------------------
 
@@ -368,16 +469,33 @@ class Store:
         self._write("UPDATE tables SET open=0 WHERE id=?", (table_id,))
 
     def open_tables(self) -> list[TableRecord]:
-        rows = self.db.execute(
+        """The open tables, by id. A row that cannot be read (bad JSON, a column missing
+        or of the wrong type) is logged by id and skipped; it is left open and as it is,
+        so that it is reported at every start until it is repaired or deleted."""
+        records: list[TableRecord] = []
+        query = (
             "SELECT id, name, settings, creator, password, status, seats, seq, match_id "
             "FROM tables WHERE open=1 ORDER BY id"
         )
-        return [
-            TableRecord(
-                r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], json.loads(r[6]), r[7], r[8]
-            )
-            for r in rows
-        ]
+        for row in self._rows("tables", query):
+            try:
+                records.append(_table_record(row))
+            except ValueError as error:
+                log.error("table %s cannot be read (%s): skipped", _shown(row[0]), error)
+        return records
+
+    def _rows(self, what: str, query: str) -> Iterator[tuple[Any, ...]]:
+        """The rows of ``query``, for checking column by column: a text that is not
+        UTF-8 comes as its bytes (which no check takes for text) instead of failing the
+        scan. If the scan itself fails (a damaged page that the check at start-up did
+        not get to), the error is logged and the rows read so far are all there is."""
+        self.db.text_factory = _text_or_bytes
+        try:
+            yield from self.db.execute(query)
+        except sqlite3.DatabaseError as error:
+            log.error("the %s after those read so far cannot be read (%s): skipped", what, error)
+        finally:
+            self.db.text_factory = str
 
     # --- matches and the journal ---------------------------------------------------------
 
@@ -635,6 +753,123 @@ def _match_record(row: tuple[Any, ...]) -> MatchRecord:
         finished=row[8],
         winner=row[9],
         scores=None if row[10] is None else json.loads(row[10]),
+    )
+
+
+def _quick_check(db: sqlite3.Connection, budget: float, max_errors: int) -> list[str] | None:
+    """``PRAGMA quick_check``: its findings (none for a sound file), or None when it was
+    cut short after ``budget`` seconds. Raises :class:`sqlite3.DatabaseError` for a file
+    too damaged to be checked.
+
+    The walk over the b-trees is a single step of SQLite's virtual machine, which a
+    progress handler cannot stop, so a thread interrupts the connection, and again
+    every few milliseconds (an interrupt that comes before the statement runs is lost)
+    until the check has ended."""
+    cut_short = False
+    ended = threading.Event()
+
+    def interrupt() -> None:
+        nonlocal cut_short
+        if ended.wait(budget):
+            return
+        cut_short = True
+        while not ended.is_set():
+            db.interrupt()
+            ended.wait(0.005)
+
+    timer = threading.Thread(target=interrupt, name="quick_check budget", daemon=True)
+    timer.start()
+    try:
+        rows = db.execute(f"PRAGMA quick_check({int(max_errors)})").fetchall()
+    except sqlite3.OperationalError:
+        if cut_short:
+            return None
+        raise
+    finally:
+        ended.set()
+        timer.join()  # no interrupt can reach a later statement
+    findings = [str(row[0]).removeprefix("*** in database main ***\n") for row in rows]
+    return [] if findings == ["ok"] else findings
+
+
+def _foreign_tables(db: sqlite3.Connection) -> list[str]:
+    """The tables that make this database another program's; none for an empty
+    database and for a maumau one (its ``meta`` table names its schema version)."""
+    names = [
+        name
+        for (name,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+    ]
+    if "meta" in names:
+        try:
+            if db.execute("SELECT 1 FROM meta WHERE key='schema'").fetchone() is not None:
+                return []
+        except sqlite3.OperationalError:  # a table "meta" of another shape
+            return names
+    ours = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
+    return [] if set(names) <= ours else names
+
+
+def _text_or_bytes(raw: bytes) -> str | bytes:
+    """A TEXT value as read by :meth:`Store._rows`: its bytes if they are not UTF-8."""
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:
+        return raw
+
+
+def _shown(value: Any) -> str:
+    """A value for a log line, however long or strange it is."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _column(name: str, value: Any, *kinds: type) -> Any:
+    """``value`` if it is one of ``kinds`` (``type(None)`` for a NULL allowed)."""
+    if not isinstance(value, kinds):
+        raise ValueError(f"{name} is {_shown(value)}")
+    return value
+
+
+def _json(name: str, value: Any, kind: type) -> Any:
+    """The JSON text ``value``, decoded; it must be a ``kind``."""
+    _column(name, value, str)
+    try:
+        decoded = json.loads(value)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    return _column(name, decoded, kind)
+
+
+def _table_record(row: tuple[Any, ...]) -> TableRecord:
+    """A row of ``tables``, checked column by column (ValueError names the first bad
+    one)."""
+    optional_text = (str, type(None))
+    seats = _json("seats", row[6], list)
+    for seat in seats:
+        _column("a seat", seat, dict)
+    return TableRecord(
+        id=_column("id", row[0], int),
+        name=_column("name", row[1], str),
+        settings=_json("settings", row[2], dict),
+        creator=_column("creator", row[3], *optional_text),
+        password=_column("password", row[4], *optional_text),
+        status=_column("status", row[5], str),
+        seats=seats,
+        seq=_column("seq", row[7], int),
+        match_id=_column("match_id", row[8], int, type(None)),
+    )
+
+
+def _session_record(row: tuple[Any, ...]) -> SessionRecord:
+    """A row of ``sessions`` (token hash, id, name, table id), checked column by column."""
+    return SessionRecord(
+        token_sha256=_column("token_sha256", row[0], str),
+        id=_column("id", row[1], str),
+        name=_column("name", row[2], str),
+        table_id=_column("table_id", row[3], int, type(None)),
     )
 
 
