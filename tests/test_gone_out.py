@@ -2,11 +2,11 @@
 
 Three scripted players over real TCP on 127.0.0.1, at a table with
 ``false_catch_penalty`` 1. The table's match is set to an exact position (as the
-server-mock tests do): Bob forgets Mau with his second-to-last card, Cleo plays, and
-Ann goes out while Bob's window is still open. Ann's catches (a false one of Cleo and
+server-mock tests do): Bob forgets Mau with his second-to-last card, Cora plays, and
+Ann goes out while Bob's window is still open. Ann's catches (a false one of Cora and
 one of Bob, who could be caught) are refused with ``already_out``; she never gets a
 card back and the round ends with her the winner. The others' claims work as before:
-Cleo catches Bob, and Bob's false catch of Ann costs him the false-catch penalty.
+Cora catches Bob, and Bob's false catch of Ann costs him the false-catch penalty.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from maumau.protocol.messages import (
 from maumau.server.server import Server, serve
 from maumau.server.wireclient import WireClient
 
-# Per variant: the hands of Ann, Bob and Cleo, the top card, the stock (in draw order),
-# and the cards Bob (his second-to-last), Cleo and Ann (her last) play.
+# Per variant: the hands of Ann, Bob and Cora, the top card, the stock (in draw order),
+# and the cards Bob (his second-to-last), Cora and Ann (her last) play.
 POSITIONS: dict[str, dict[str, Any]] = {
     "classic": {
         "hands": ["KH", "QH 9S", "AH AD AS"],
@@ -59,8 +59,8 @@ async def tcp_server(nursery: trio.Nursery) -> AsyncIterator[tuple[Server, int]]
 
 
 async def seat_three(port: int, settings: dict[str, Any]) -> tuple[list[WireClient], int]:
-    """Ann makes a table, Bob and Cleo sit down, Ann starts the match."""
-    clients = [await WireClient.connect("127.0.0.1", port, n) for n in ("Ann", "Bob", "Cleo")]
+    """Ann makes a table, Bob and Cora sit down, Ann starts the match."""
+    clients = [await WireClient.connect("127.0.0.1", port, n) for n in ("Ann", "Bob", "Cora")]
     ann = clients[0]
     await ann.wait_for(Lobby)
     await ann.send(CreateTable("Gone out", settings, ()))

@@ -81,7 +81,7 @@ async def decision_for(client: WireClient) -> MauDecision:
     return await client.wait_for(MauDecision)
 
 
-THREE = ["Ann", "Bob", "Cleo"]
+THREE = ["Ann", "Bob", "Cora"]
 CLASSIC3 = {"variant": "classic", "seats": 3}
 HANDS = ["QH KS", "KH 10D 9D", "AC AD 8S"]
 

@@ -106,10 +106,10 @@ from maumau.protocol.messages import (
     Welcome,
 )
 
-from . import bots, replay
+from . import bots, names, replay
 from .rules import IllegalAction, Settings, SettingsError
 from .store import Store, digest
-from .table import Table, TableError
+from .table import BOT_NAMES, Table, TableError
 
 log = logging.getLogger("maumau.server")
 
@@ -338,6 +338,10 @@ class Session:
     table: Table | None = None
     rtt: float | None = None
     pings: dict[int, float] = field(default_factory=dict)
+    skeleton: str = field(init=False)  # how the name is compared (see names.skeleton)
+
+    def __post_init__(self) -> None:
+        self.skeleton = names.skeleton(self.name)
 
     @property
     def connected(self) -> bool:
@@ -443,6 +447,7 @@ class Server:
         """Start the server's own tasks (the flusher, the lobby broadcaster) in
         ``nursery``, where tables' timer tasks will run too."""
         self._nursery = nursery
+        names.skeleton("")  # build the confusables table now, not at the first hello
         nursery.start_soon(self._flusher)
         nursery.start_soon(self._lobby_broadcaster)
         nursery.start_soon(self._archiver)
@@ -504,6 +509,9 @@ class Server:
 
     @staticmethod
     def _check_new_table(request: CreateTable) -> Settings:
+        problem = names.chat_problem(request.name)
+        if problem is not None:
+            raise TableError("bad_name", f"the table's name: {problem}")
         try:
             settings = Settings.from_dict(request.settings)
         except SettingsError as error:
@@ -646,6 +654,9 @@ class Server:
         elif isinstance(message, GetReplay):
             session.send(self.replay_message(message))
         elif isinstance(message, Chat):
+            problem = names.chat_problem(message.text)
+            if problem is not None:
+                raise TableError("bad_chat", problem)
             if message.scope == "table":
                 if table is None:
                     raise TableError("not_at_table", "you are not at a table")
@@ -1042,7 +1053,8 @@ class Server:
         if self.store is None:
             return None
         # A name someone is using without a secret cannot be claimed from under them.
-        in_use = any(s.name == hello.name for s in self.sessions.values())
+        skeleton = names.skeleton(hello.name)
+        in_use = any(s.skeleton == skeleton for s in self.sessions.values())
         try:
             return self.store.check_player(hello.name, hello.secret, claim=not in_use)
         except sqlite3.Error:
@@ -1069,11 +1081,16 @@ class Server:
                 return None
             session.resume = hello.resume
             return session, True
+        problem = names.name_problem(hello.name, BOT_NAMES)
+        if problem is not None:
+            self._refuse("bad_name", problem, link)
+            return None
         owner = self._owner(hello)
         if owner == "reserved":
             self._refuse(
                 "name_reserved",
-                f"the name {hello.name} belongs to another player; pick another",
+                f"the name {hello.name} (or one that looks the same) belongs to another "
+                "player; pick another",
                 link,
             )
             return None
@@ -1091,8 +1108,13 @@ class Server:
         if connected >= self.max_clients:
             self._refuse("server_full", "the server is full", link)
             return None
-        if any(s.name == hello.name and s.connected for s in self.sessions.values()):
-            self._refuse("name_taken", f"somebody called {hello.name} is online", link)
+        skeleton = names.skeleton(hello.name)
+        online = next(
+            (s for s in self.sessions.values() if s.skeleton == skeleton and s.connected), None
+        )
+        if online is not None:
+            like = "" if online.name == hello.name else f" ({online.name} looks the same)"
+            self._refuse("name_taken", f"somebody called {hello.name} is online{like}", link)
             return None
         # A name held by a disconnected session without a seat is freed.
         for token, old in list(self.sessions.items()):
@@ -1101,13 +1123,13 @@ class Server:
                 and not old.table.closed
                 and old.table.seat_of(old) is not None
             )
-            if old.name == hello.name and not old.connected and not keeps_seat:
+            if old.skeleton == skeleton and not old.connected and not keeps_seat:
                 if old.table is not None:
                     old.table.leave(old)
                 del self.sessions[token]
                 if self.store is not None:
                     self.store.drop_session(token)
-        if any(s.name == hello.name for s in self.sessions.values()):
+        if any(s.skeleton == skeleton for s in self.sessions.values()):
             self._refuse(
                 "name_taken", f"{hello.name} is keeping a seat; resume with its token", link
             )

@@ -84,6 +84,8 @@ from typing import IO, Any, Literal
 
 import msgpack
 
+from .names import skeleton
+
 log = logging.getLogger("maumau.server.store")
 
 SCHEMA_VERSION = 2
@@ -298,6 +300,7 @@ class Store:
         self._group: list[tuple[str, Any, bool]] = []
         self._match_meta: dict[int, tuple[list[str], list[bool]]] = {}  # names, bots
         self._rounds_won: dict[int, list[int]] = {}  # per seat, of matches running
+        self._players: dict[str, tuple[str, str]] | None = None  # see _reserved
         self._ended: set[int] = set()  # matches over whose rows are still in live_journal
         self._lock: IO[bytes] | None = None
         if self.path != ":memory:":
@@ -392,17 +395,32 @@ class Store:
     def check_player(self, name: str, secret: str | None, claim: bool = True) -> str:
         """Whose ``name`` is: ``ok`` (it is reserved with this secret), ``new`` (it was
         free and is now reserved with this secret; only with ``claim``), ``free`` (not
-        reserved), or ``reserved`` (it belongs to another secret)."""
-        row = self.db.execute("SELECT secret_sha256 FROM players WHERE name=?", (name,)).fetchone()
-        if row is None:
+        reserved), or ``reserved`` (it, or a name that looks the same, belongs to
+        another secret). Names are compared by :func:`names.skeleton`."""
+        reserved = self._reserved()
+        key = skeleton(name)
+        found = reserved.get(key)
+        if found is None:
             if secret is None or not claim or self.failing:
                 # (While the store cannot save, a claim could not be kept: none is made.)
                 return "free"
-            self._write("INSERT INTO players VALUES (?, ?, ?)", (name, digest(secret), time.time()))
+            hashed = digest(secret)
+            self._write("INSERT INTO players VALUES (?, ?, ?)", (name, hashed, time.time()))
+            reserved[key] = (name, hashed)
             return "new"
-        if secret is not None and same_digest(row[0], digest(secret)):
+        owner, hashed = found
+        if owner == name and secret is not None and same_digest(hashed, digest(secret)):
             return "ok"
         return "reserved"
+
+    def _reserved(self) -> dict[str, tuple[str, str]]:
+        """Every reserved name and its secret's digest, by skeleton (read once)."""
+        if self._players is None:
+            self._players = {}
+            rows = self.db.execute("SELECT name, secret_sha256 FROM players ORDER BY created")
+            for name, hashed in rows:
+                self._players.setdefault(skeleton(name), (name, hashed))
+        return self._players
 
     # --- sessions --------------------------------------------------------------------
 
