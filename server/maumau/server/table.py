@@ -998,8 +998,10 @@ class Table:
         """Recompute bot deadlines and wake the timer task."""
         match = self.match
         now = trio.current_time()
-        if match is not None and match.phase == "playing":
-            if self._bot_controlled(match.turn, now):
+        if match is not None and match.phase in ("playing", "ending"):
+            # Bots move on their turn; they catch and call also in a round's final
+            # window (phase "ending"), when nobody is on turn.
+            if match.phase == "playing" and self._bot_controlled(match.turn, now):
                 if self.bot_due is None:
                     self.bot_due = now + self.server.bot_delay
             else:
