@@ -89,6 +89,15 @@ def seat_label(seat: dict[str, Any], empty: str = "(free)") -> str:
     return name
 
 
+def number_setting(settings: dict[str, Any], key: str, default: float) -> float:
+    """A table setting that should be a number (``target_score``, ``turn_timeout_s``);
+    ``default`` when it is missing or the server sent something else."""
+    value = settings.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return value
+
+
 def records_problem(error: Error) -> str:
     """A refused records request, in words for the screen that asked."""
     if error.code == "no_store":

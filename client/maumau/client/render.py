@@ -13,7 +13,16 @@ from typing import Any
 
 from rich.text import Text
 
-from .model import Model, ReplayBook, card_sort_key, is_red, label, seat_label, suit_words
+from .model import (
+    Model,
+    ReplayBook,
+    card_sort_key,
+    is_red,
+    label,
+    number_setting,
+    seat_label,
+    suit_words,
+)
 
 CARD_WIDTH = 7  # a card box: 5 characters of face between two borders
 
@@ -166,7 +175,8 @@ def pile(model: Model, ascii_only: bool, seconds_left: float | None) -> Text:
         else:
             text.append(f"{names[view.turn]}'s turn")
         if seconds_left is not None and view.turn_deadline_ms is not None:
-            total = float(model.table.settings.get("turn_timeout_s", 45)) if model.table else 45.0
+            settings = model.table.settings if model.table else {}
+            total = max(1.0, number_setting(settings, "turn_timeout_s", 45))
             filled = int(12 * max(0.0, min(1.0, seconds_left / total)))
             bar = marks["bar"] * filled + marks["empty"] * (12 - filled)
             text.append(f"  {bar} {int(seconds_left):>2} s")
@@ -301,7 +311,7 @@ def score_chart(model: Model, ascii_only: bool, width: int = 26) -> Text:
     text = Text()
     if not model.score_history or model.table is None:
         return text
-    target = int(model.table.settings.get("target_score", 150))
+    target = int(number_setting(model.table.settings, "target_score", 150))
     names = model.names()
     block = "#" if ascii_only else "█"
     text.append("\nScores after each round (target " + str(target) + ")\n")
