@@ -27,6 +27,10 @@ screens over the lobby. Their answers are folded into the model like everything
 else, and the app tells each records screen that is open to redraw. With
 ``--replay MATCH`` the app shows only that replay: the lobby and tables the server
 sends are kept in the model but not shown, and leaving the replay quits.
+
+Whatever the server or other players wrote is shown as written, never as markup or
+a terminal escape (:mod:`maumau.client.literal`): the link cleans each message, the
+screens give their widgets ``Text``, and :meth:`MauMauApp.notify` never reads markup.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message as TextualMessage
+from textual.notifications import SeverityLevel
 
 from maumau.protocol.messages import (
     Bye,
@@ -61,6 +66,7 @@ from maumau.protocol.messages import (
 )
 
 from . import config
+from .literal import clean, literal
 from .model import RECORDS_REQUESTS, Model
 from .net import LinkClosed, ServerLink
 from .records import (
@@ -253,8 +259,25 @@ class MauMauApp(App[None]):
             return ASCII_KEYS.get(shown, binding.key)
         return shown
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A toast, its text shown as written: toasts often carry the server's words,
+        so this client never has them read as markup (``markup`` is ignored)."""
+        super().notify(
+            clean(message), title=clean(title), severity=severity, timeout=timeout, markup=False
+        )
+
     def show_error(self, text: str) -> None:
-        """At the table, under the hand (next to what caused it); elsewhere a toast."""
+        """At the table, under the hand (next to what caused it); elsewhere a toast.
+        ``text`` may hold the server's or the system's words: it is cleaned first."""
+        text = clean(text)
         screen = self._table_screen()
         if screen is not None and self.screen is screen:
             screen.show_problem(text)
@@ -267,7 +290,7 @@ class MauMauApp(App[None]):
         if self.quitting or not self.is_running:
             return  # shutting down: the screens are going away
         if event.fatal and self.replay_match is not None:
-            self.exit(return_code=1, message=f"maumau-client: {event.text}")
+            self.exit(return_code=1, message=literal(f"maumau-client: {event.text}"))
             return
         if event.fatal:
             self.set_banner(None)

@@ -4,7 +4,9 @@ Textual runs on asyncio, so the client reads the socket in an asyncio task (the 
 ``@work`` network loop) and feeds each chunk to :class:`maumau.protocol.codec.Connection`.
 :class:`ServerLink` answers pings by itself and hands every other message to a
 callback; sending encodes through the same codec, so the client can never send what
-the protocol forbids.
+the protocol forbids. Every message is cleaned as it arrives
+(:func:`maumau.client.literal.clean_message`): no escape sequence or control
+character the server sends gets any further than this.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from maumau.protocol.messages import (
     Ping,
     Pong,
 )
+
+from .literal import clean_message
 
 CONNECT_TIMEOUT = 10.0
 
@@ -110,6 +114,7 @@ class ServerLink:
                 reason = fatal.message if fatal else goodbye or "the server closed the connection"
                 raise LinkClosed(reason, fatal, goodbye)
             assert isinstance(event, Message)
+            event = clean_message(event)
             if isinstance(event, Ping):
                 await self.send(Pong(event.nonce))
                 continue

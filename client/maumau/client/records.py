@@ -36,6 +36,7 @@ from textual.widgets import DataTable, Footer, Static
 from maumau.protocol.messages import GetReplay, GetStats, ListMatches
 
 from . import render
+from .literal import literal
 from .model import REPLAY_PAGE, ReplayBook, plain
 from .screens import AsciiAware, Banner, PickList
 
@@ -257,8 +258,9 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
         dot = "-" if app.ascii_only else "·"
         title = Text(" maumau  ", style="bold")
         title.append(f"match history {dot} {'your matches' if self.mine else 'all players'}")
-        where = app.server_label
-        title.append(" " * max(1, 79 - len(title.plain) - len(where)) + where)
+        where = literal(app.server_label)
+        title.append(" " * max(1, 79 - len(title.plain) - len(where)))
+        title.append_text(where)
         self.query_one("#history-title", Static).update(title)
         table = self.query_one("#matches", DataTable)
         keep = table.cursor_row
@@ -267,7 +269,7 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
         for summary in matches.matches if matches is not None else ():
             table.add_row(
                 when(summary["finished"]),
-                summary["table"][:12],
+                literal(summary["table"][:12]),
                 game_name(summary["variant"]),
                 Text(str(summary["rounds"]), justify="right"),
                 self._players(summary),
@@ -457,7 +459,7 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         app = self.mau_app
         book = self.book
         if book.error and book.total is None and app.replay_match is not None:
-            app.exit(return_code=1, message=f"maumau-client: {book.error}")
+            app.exit(return_code=1, message=literal(f"maumau-client: {book.error}"))
             return
         if self.seek and book.steps:
             self._carry_on_seek()

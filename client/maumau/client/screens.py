@@ -9,6 +9,11 @@ The new-table dialog places the bots with :class:`SeatPlan`, a small widget that
 shows one cell per seat ("you", "open", or a bot's level) and is set by keys. The
 records of a server (leaderboard, history, replays) have their own module,
 :mod:`maumau.client.records`; the lobby opens them through the app's actions.
+
+Text the client did not write itself (names, chat, the server's words, what the
+player typed) reaches a widget only as a Rich ``Text`` made by
+:func:`~maumau.client.literal.literal`, or appended to one: a plain ``str`` would be
+read as markup.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from maumau.protocol.messages import (
 )
 
 from . import render
+from .literal import literal
 from .model import label, plain, seat_label, suit_words
 
 if TYPE_CHECKING:
@@ -73,7 +79,7 @@ class Banner(Static):
         self.show(getattr(self.app, "banner_text", None))
 
     def show(self, text: str | None) -> None:
-        self.update(text or "")
+        self.update(literal(text or ""))
         self.display = bool(text)
 
 
@@ -119,7 +125,7 @@ class ConnectScreen(Screen[None]):
             yield Input(self.address, placeholder="lan-party-box:7766", id="address")
             yield Label("Your name")
             yield Input(self.player, placeholder="Ann", id="name", max_length=24)
-            yield Static(self.message, id="connect-message", classes="error")
+            yield Static(literal(self.message), id="connect-message", classes="error")
             yield Static("Enter connects · Esc quits", classes="hint")
         yield Footer()
 
@@ -184,7 +190,7 @@ class LobbyScreen(Screen[None]):
         app: MauMauApp = self.app  # type: ignore[assignment]
         model = app.model
         title = Text(" maumau  ", style="bold")
-        title.append(app.server_label)
+        title.append_text(literal(app.server_label))
         you = f"you: {model.name}"
         title.append(" " * max(1, 79 - len(title.plain) - len(you)) + you)
         self.query_one("#lobby-title", Static).update(title)
@@ -204,16 +210,12 @@ class LobbyScreen(Screen[None]):
                 state = summary["state"]
                 if state == "playing":
                     state = f"playing round {summary['round']}"
-                table.add_row(
-                    summary["name"] + lock,
-                    game,
-                    f"{taken}/{len(seats)}",
-                    players if len(players) <= room else players[: room - len(cut)] + cut,
-                    state,
-                    key=str(summary["id"]),
-                )
+                if len(players) > room:
+                    players = players[: room - len(cut)] + cut
+                cells = (summary["name"] + lock, game, f"{taken}/{len(seats)}", players, state)
+                table.add_row(*map(literal, cells), key=str(summary["id"]))
             if lobby.more:
-                table.add_row(f"... {lobby.more} more", "", "", "", "")
+                table.add_row(*map(literal, (f"... {lobby.more} more", "", "", "", "")))
             online = Text(f"online ({len(lobby.online)})\n", style="bold")
             online.append("  ".join(lobby.online))
             self.query_one("#online", Static).update(online)
@@ -223,7 +225,7 @@ class LobbyScreen(Screen[None]):
         log = self.query_one("#lobby-chat", RichLog)
         log.clear()
         for line in model.lobby_chat:
-            log.write(line)
+            log.write(literal(line))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("join", "watch"):
@@ -689,8 +691,16 @@ HELP = """\
   who was first.
 
 [b]This table[/b]
-{rules}
 """
+
+
+def help_text(rules: str) -> Text:
+    """The help: keys and rules in the client's own markup, then the table's settings
+    in words (which hold the server's values, so are never read as markup)."""
+    text = Text.from_markup(HELP)
+    text.append_text(literal(rules or "  (not at a table)", lines=True))
+    text.append("\n")
+    return text
 
 
 def rules_summary(settings: dict[str, Any]) -> str:
@@ -731,7 +741,7 @@ class HelpScreen(AsciiAware, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog", id="help"):
-            yield Static(HELP.format(rules=self.rules or "  (not at a table)"))
+            yield Static(help_text(self.rules))
             yield Static("Esc closes", classes="hint")
 
     def action_close(self) -> None:
@@ -847,11 +857,11 @@ class TableScreen(Screen[None]):
         if full:
             log.clear()
             for line in model.log:
-                log.write(plain(line, ascii_only))
+                log.write(literal(plain(line, ascii_only)))
             chat = self.query_one("#chat", RichLog)
             chat.clear()
             for line in model.chat:
-                chat.write(plain(line, ascii_only))
+                chat.write(literal(plain(line, ascii_only)))
         self.refresh_bindings()
         self._maybe_show_result()
 
@@ -869,12 +879,12 @@ class TableScreen(Screen[None]):
     def add_log(self, line: str) -> None:
         if not self.drawn:
             return  # the model keeps the line; on_mount writes the whole log
-        self.query_one("#log", RichLog).write(plain(line, self.mau_app.ascii_only))
+        self.query_one("#log", RichLog).write(literal(plain(line, self.mau_app.ascii_only)))
 
     def add_chat(self, line: str) -> None:
         if not self.drawn:
             return
-        self.query_one("#chat", RichLog).write(plain(line, self.mau_app.ascii_only))
+        self.query_one("#chat", RichLog).write(literal(plain(line, self.mau_app.ascii_only)))
 
     def _maybe_show_result(self) -> None:
         model = self.mau_app.model
