@@ -79,6 +79,10 @@ from .records import (
 from .screens import Banner, ConnectScreen, LobbyScreen, TableScreen
 
 BACKOFF = (0.5, 1, 2, 4, 8)
+PAUSED_TEXT = (
+    "The server cannot save (its disk may be full): play is paused and nothing is lost; "
+    "it goes on by itself"
+)
 ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓": "Down"}
 
 
@@ -127,6 +131,7 @@ class MauMauApp(App[None]):
         self.quitting = False
         self.welcomed = False  # on this server, once: then a drop is worth retrying
         self.banner_text: str | None = None  # why the connection is down, while it is
+        self.paused_text: str | None = None  # why the table is paused, while it is
         self.model = Model()
         self.link: ServerLink | None = None
         self.connected = False
@@ -139,11 +144,24 @@ class MauMauApp(App[None]):
         self.start()
 
     def set_banner(self, text: str | None) -> None:
-        """Show ``text`` at the top of every screen (None hides it)."""
+        """Show ``text`` at the top of every screen (None hides it); while there is
+        none, the table's pause, if any, is shown there."""
         self.banner_text = text
+        shown = self.shown_banner
         for screen in self.screen_stack:
             for banner in screen.query(Banner):
-                banner.show(text)
+                banner.show(shown)
+
+    @property
+    def shown_banner(self) -> str | None:
+        return self.banner_text or self.paused_text
+
+    def set_paused(self, paused: str | None) -> None:
+        """The table says whether it is paused (``table.paused``)."""
+        text = PAUSED_TEXT if paused else None
+        if text != self.paused_text:
+            self.paused_text = text
+            self.set_banner(self.banner_text)
 
     def start(self) -> None:
         """Connect, or ask where to."""
@@ -341,6 +359,7 @@ class MauMauApp(App[None]):
             if model.table is None:
                 self.show_lobby()
         elif isinstance(message, TableInfo):
+            self.set_paused(message.paused)
             self._show_table(full=True)
         elif isinstance(message, View):
             screen = self._table_screen()
@@ -391,6 +410,7 @@ class MauMauApp(App[None]):
         return None
 
     def show_lobby(self) -> None:
+        self.set_paused(None)  # a pause is the table's
         lobby = self._lobby_screen()
         if lobby is None:
             while len(self.screen_stack) > 1:

@@ -181,6 +181,11 @@ class Model:
             return True
         return isinstance(message, View | GameEvent | MauDecision) and message.table == gone
 
+    @property
+    def paused(self) -> bool:
+        """The table is paused: the server cannot save (``table.paused``)."""
+        return self.table is not None and self.table.paused is not None
+
     def left_table(self) -> None:
         if self.table is not None:
             self.left_table_id = self.table.id

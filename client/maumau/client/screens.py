@@ -76,7 +76,7 @@ class Banner(Static):
         super().__init__("", id="banner")
 
     def on_mount(self) -> None:
-        self.show(getattr(self.app, "banner_text", None))
+        self.show(getattr(self.app, "shown_banner", None))
 
     def show(self, text: str | None) -> None:
         self.update(literal(text or ""))
@@ -748,6 +748,12 @@ class HelpScreen(AsciiAware, ModalScreen[None]):
         self.dismiss(None)
 
 
+# Table keys that do nothing while the table is paused (the server cannot save).
+PAUSED_KEYS = frozenset(
+    {"play", "draw", "take", "keep", "challenge", "mau", "maumau", "catch", "rematch", "start"}
+)
+
+
 class TableScreen(Screen[None]):
     """The table: opponents, pile, my hand, log and chat."""
 
@@ -927,6 +933,8 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         model = self.mau_app.model
         view = model.view
+        if model.paused and action in PAUSED_KEYS:
+            return False  # the server refuses them until it can save again
         if action in ("cursor", "pick"):
             return bool(model.hand())
         if action == "play":
