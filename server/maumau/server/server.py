@@ -462,6 +462,7 @@ class Server:
                 for i, seat in enumerate(request.bots)
             },
             self.rng.randrange(2**63),
+            creator_session=session.id,
         )
         self.tables[table_id] = table
         assert self._nursery is not None

@@ -54,7 +54,7 @@ from typing import IO, Any
 
 import msgpack
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -80,7 +80,8 @@ CREATE TABLE IF NOT EXISTS tables (
     seats TEXT NOT NULL,
     seq INTEGER NOT NULL,
     match_id INTEGER,
-    open INTEGER NOT NULL DEFAULT 1
+    open INTEGER NOT NULL DEFAULT 1,
+    creator_session TEXT
 );
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -195,6 +196,7 @@ class TableRecord:
     seats: list[dict[str, Any]]
     seq: int
     match_id: int | None
+    creator_session: str | None = None  # the creator's session id (schema 3)
 
 
 @dataclass(slots=True)
@@ -251,14 +253,8 @@ class Store:
             raise StoreError(f"cannot use {self.path} as the maumau database: {error}") from None
         if row is None:
             self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] == "1":
-            # Version 2 only added live_journal (created above); version 1's journal
-            # rows, those of running matches too, stay where they are.
-            self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
-        elif row[0] != str(SCHEMA_VERSION):
-            raise StoreError(
-                f"{self.path} has database schema {row[0]}; this server knows {SCHEMA_VERSION}"
-            )
+        else:
+            self._upgrade(row[0])
         self._ended = {
             match_id
             for (match_id,) in self.db.execute(
@@ -267,6 +263,26 @@ class Store:
                 "OR match_id IN (SELECT id FROM matches WHERE finished IS NOT NULL)"
             )
         }
+
+    def _upgrade(self, version: str) -> None:
+        """Bring a database of an older schema up to this one, in place.
+
+        Version 2 only added ``live_journal`` (created by the schema script); version
+        1's journal rows, those of running matches too, stay where they are. Version 3
+        added ``tables.creator_session``: tables of older databases have none (their
+        creator is then found among the seated players; see :meth:`Table.restore`)."""
+        if version == str(SCHEMA_VERSION):
+            return
+        if version not in ("1", "2"):
+            raise StoreError(
+                f"{self.path} has database schema {version}; this server knows {SCHEMA_VERSION}"
+            )
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        with self.db:
+            self.db.execute("BEGIN")
+            if "creator_session" not in columns:
+                self.db.execute("ALTER TABLE tables ADD COLUMN creator_session TEXT")
+            self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
 
     def close(self) -> None:
         self.commit()
@@ -316,7 +332,7 @@ class Store:
 
     def save_table(self, record: TableRecord) -> None:
         self._write(
-            "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+            "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
             (
                 record.id,
                 record.name,
@@ -327,6 +343,7 @@ class Store:
                 _dumps(record.seats),
                 record.seq,
                 record.match_id,
+                record.creator_session,
             ),
         )
 
@@ -338,12 +355,12 @@ class Store:
 
     def open_tables(self) -> list[TableRecord]:
         rows = self.db.execute(
-            "SELECT id, name, settings, creator, password, status, seats, seq, match_id "
-            "FROM tables WHERE open=1 ORDER BY id"
+            "SELECT id, name, settings, creator, password, status, seats, seq, match_id, "
+            "creator_session FROM tables WHERE open=1 ORDER BY id"
         )
         return [
             TableRecord(
-                r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], json.loads(r[6]), r[7], r[8]
+                r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9]
             )
             for r in rows
         ]
