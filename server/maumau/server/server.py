@@ -274,6 +274,7 @@ class Session:
     table: Table | None = None
     rtt: float | None = None
     pings: dict[int, float] = field(default_factory=dict)
+    verified: bool = False  # a hello of this session proved the name's secret
 
     @property
     def connected(self) -> bool:
@@ -570,7 +571,7 @@ class Server:
         elif isinstance(message, ListMatches):
             session.send(self.matches_message(session, message.limit, message.mine))
         elif isinstance(message, GetReplay):
-            session.send(self.replay_message(message))
+            session.send(self.replay_message(session, message))
         elif isinstance(message, Chat):
             if message.scope == "table":
                 if table is None:
@@ -625,13 +626,28 @@ class Server:
         return Stats(tuple(store.leaderboard(limit)), store.player_stats(session.name))
 
     def matches_message(self, session: Session, limit: int, mine: bool) -> Matches:
+        """The latest finished matches; those of tables with a password only for the
+        people who sat there (see :mod:`maumau.server.replay`)."""
         store = self._need_store()
-        found = store.finished_matches(limit, session.name if mine else None)
+        owner = session.name if session.verified else None
+        found = store.finished_matches(limit, session.name if mine else None, owner)
         return Matches(tuple(replay.match_summary(store, record) for record in found))
 
-    def replay_message(self, request: GetReplay) -> Replay:
+    def replay_message(self, session: Session, request: GetReplay) -> Replay:
         store = self._need_store()
-        return self._replays.page(store, request.match, request.start, request.count)
+        viewer = replay.Viewer(session.name if session.verified else None, request.password)
+        return self._replays.page(store, request.match, request.start, request.count, viewer)
+
+    def _proves_name(self, session: Session, hello: Hello) -> bool:
+        """Whether ``hello`` carries the secret that owns the session's name (checked
+        on every hello, a resuming one too: the flag is then kept by the session)."""
+        if self.store is None or hello.secret is None:
+            return False
+        try:
+            return self.store.check_player(session.name, hello.secret, claim=False) == "ok"
+        except sqlite3.Error:
+            log.exception("the secret of %s could not be checked", session.name)
+            return False
 
     def restore(self) -> None:
         """Rebuild sessions and open tables from the store (after a restart or crash)."""
@@ -863,6 +879,7 @@ class Server:
         if found is None:
             return None
         session, resumed = found
+        session.verified = session.verified or self._proves_name(session, hello)
         if resumed:
             session.pings.clear()
             session.rtt = None  # a new connection may take another path
