@@ -243,6 +243,8 @@ class Table:
         self.settings_wire = settings.to_dict()
         self.creator = creator  # the name shown; the session below is who it is
         self.creator_session = creator_session
+        self.origin_session = creator_session  # who made it, for the lobby's caps
+        self.origin_address: str | None = None  # where they connected from
         self.password = password
         self.seats = [SeatState() for _ in range(settings.seats)]
         for seat, level in bot_seats.items():
@@ -814,6 +816,7 @@ class Table:
             self.creator_session = creator
         else:
             self._hand_over()
+        self.origin_session = self.creator_session
 
     def _send_views(self, only: list[Session] | None = None, before: bytes = b"") -> None:
         """Each seat its own view, spectators the public one.
