@@ -212,6 +212,7 @@ EXAMPLES: dict[str, Message] = {
             state="playing",
             creator="Anna",
             you=0,
+            paused="cannot_save",
         ),
         View(
             table=7,

@@ -129,12 +129,12 @@ async def test_the_creator_keeps_the_table_while_disconnected_and_takes_it_back(
     await starts(back)
 
     # The token works as well as the secret.
-    cleo, finn, _ = await make_table(port, "Cleo", None, "Finn")
-    assert cleo.welcome is not None
-    await cleo.aclose()
-    await finn.wait_for(info_where(lambda m: not m.seats[0]["connected"]))
-    assert (await refused(port, "Cleo")).code == "name_taken"  # she keeps her seat
-    resumed = await WireClient.connect("127.0.0.1", port, "Cleo", resume=cleo.welcome.resume)
+    carla, fritz, _ = await make_table(port, "Carla", None, "Fritz")
+    assert carla.welcome is not None
+    await carla.aclose()
+    await fritz.wait_for(info_where(lambda m: not m.seats[0]["connected"]))
+    assert (await refused(port, "Carla")).code == "name_taken"  # she keeps her seat
+    resumed = await WireClient.connect("127.0.0.1", port, "Carla", resume=carla.welcome.resume)
     await starts(resumed)
 
 
@@ -176,7 +176,7 @@ async def test_the_creator_rule_holds_across_a_restart_of_the_real_server(
     process = start(db, port)
     try:
         dora, _bob, _ = await make_table(port, "Dora", DORA, "Bob")
-        cleo, finn, cleos_table = await make_table(port, "Cleo", None, "Finn")
+        carla, fritz, carlas_table = await make_table(port, "Carla", None, "Fritz")
         gus, _hal, _ = await make_table(port, "Gus", GUS, "Hal")
         # Bots fill every seat: Ivy only watches her table (with Jon), so no seat of
         # hers names her session; only the table's record does.
@@ -186,13 +186,13 @@ async def test_the_creator_rule_holds_across_a_restart_of_the_real_server(
         jon = await WireClient.connect("127.0.0.1", port, "Jon")
         await jon.send(WatchTable(ivys_table))
         await ivy.wait_for(info_where(lambda m: "Jon" in m.spectators))
-        await cleo.send(LeaveTable())
-        await finn.wait_for(info_where(lambda m: m.creator == "Finn"))
-        assert dora.welcome is not None and finn.welcome is not None
+        await carla.send(LeaveTable())
+        await fritz.wait_for(info_where(lambda m: m.creator == "Fritz"))
+        assert dora.welcome is not None and fritz.welcome is not None
         assert ivy.welcome is not None
-        tokens = {"Dora": dora.welcome.resume, "Finn": finn.welcome.resume}
+        tokens = {"Dora": dora.welcome.resume, "Fritz": fritz.welcome.resume}
         tokens["Ivy"] = ivy.welcome.resume
-        for client in (dora, cleo, gus, ivy):
+        for client in (dora, carla, gus, ivy):
             await client.aclose()
         await trio.sleep(0.3)  # all committed
         process.send_signal(signal.SIGKILL)  # a crash: nobody's leaving is seen
@@ -200,12 +200,12 @@ async def test_the_creator_rule_holds_across_a_restart_of_the_real_server(
 
         process = start(db, port)
         assert (await refused(port, "Dora")).code == "name_reserved"
-        namesake = await WireClient.connect("127.0.0.1", port, "Cleo")
-        await namesake.send(JoinTable(cleos_table, 0))
-        await namesake.wait_for(info_where(lambda m: m.you == 0 and m.creator == "Finn"))
+        namesake = await WireClient.connect("127.0.0.1", port, "Carla")
+        await namesake.send(JoinTable(carlas_table, 0))
+        await namesake.wait_for(info_where(lambda m: m.you == 0 and m.creator == "Fritz"))
         await not_creator(namesake)
-        finn = await WireClient.connect("127.0.0.1", port, "Finn", resume=tokens["Finn"])
-        await starts(finn)
+        fritz = await WireClient.connect("127.0.0.1", port, "Fritz", resume=tokens["Fritz"])
+        await starts(fritz)
         dora = await WireClient.connect("127.0.0.1", port, "Dora", resume=tokens["Dora"])
         await starts(dora)
         gus = await WireClient.connect("127.0.0.1", port, "Gus", secret=GUS)

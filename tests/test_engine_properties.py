@@ -3,8 +3,9 @@
 A random driver plays whole matches: on each step it picks among the seat on turn's
 legal actions, other seats' calls and catches, the server's window and timeout
 actions, and the next deal. Along the way it checks that every legal action applies,
-that every card is in exactly one place, and that no view changes when the cards a
-seat cannot see are dealt out differently.
+that every card is in exactly one place, that no view changes when the cards a
+seat cannot see are dealt out differently, and that a seat which has played its last
+card can send nothing that changes the match until the round is decided.
 """
 
 from __future__ import annotations
@@ -18,11 +19,17 @@ from hypothesis import strategies as st
 
 from maumau.protocol.cards import AMERICAN_DECK, CLASSIC_DECK
 from maumau.server.rules import (
+    Action,
+    Catch,
+    Challenge,
+    Draw,
     EndCallWindow,
     IllegalAction,
     MatchState,
     NextRound,
+    Pass,
     Play,
+    SayMau,
     Settings,
     TurnTimeout,
     apply,
@@ -36,13 +43,15 @@ MAX_ACTIONS = 60_000
 
 
 @st.composite
-def table_settings(draw: st.DrawFn, target: int | None = None) -> Settings:
+def table_settings(
+    draw: st.DrawFn, target: int | None = None, false_catch: tuple[int, ...] = (0, 0, 1, 2)
+) -> Settings:
     variant = draw(st.sampled_from(["classic", "american"]))
     seats = draw(st.integers(2, 4 if variant == "classic" else 10))
     rules: dict[str, Any] = {
         "seats": seats,
         "reverse_skips_with_two": draw(st.booleans()),
-        "false_catch_penalty": draw(st.sampled_from([0, 0, 1, 2])),
+        "false_catch_penalty": draw(st.sampled_from(false_catch)),
         "mau_penalty": draw(st.integers(1, 3)),
     }
     if variant == "classic":
@@ -129,7 +138,39 @@ def play_match(
     return state, log
 
 
+def gone_out_seat(state: MatchState) -> int | None:
+    """The seat whose last card is down while the round waits for its final window."""
+    if state.phase != "ending":
+        return None
+    out = [seat for seat in range(state.seats) if not state.hands[seat]]
+    assert len(out) == 1, f"phase ending with seats {out} out"
+    return out[0]
+
+
+def check_gone_out_seat_is_inert(state: MatchState) -> None:
+    """A seat that has gone out is offered nothing, and everything it sends is refused
+    (its calls and catches with ``already_out``) and leaves the state exactly as it was."""
+    seat = gone_out_seat(state)
+    if seat is None:
+        return
+    assert legal_actions(state, seat) == []
+    claims: list[Action] = [Catch(seat, t) for t in range(state.seats) if t != seat]
+    claims += [SayMau(seat, "mau"), SayMau(seat, "maumau")]
+    turn_moves: list[Action] = [Draw(seat), Pass(seat), Challenge(seat), TurnTimeout(seat)]
+    turn_moves += [Play(seat, card) for card in sorted(set(deck_of(state)))[:3]]
+    before = state.to_dict()
+    for action in claims + turn_moves:
+        try:
+            apply(state, action)
+        except IllegalAction as refused:
+            assert action not in claims or refused.code == "already_out", (action, refused)
+        else:
+            raise AssertionError(f"{action} by seat {seat}, who has gone out, was applied")
+        assert state.to_dict() == before, action
+
+
 def check_position(state: MatchState, rng: random.Random) -> None:
+    check_gone_out_seat_is_inert(state)
     for seat in range(state.seats):
         for action in legal_actions(state, seat):
             branch = state.clone()
@@ -166,6 +207,30 @@ def test_same_seed_and_actions_give_the_same_match(
     second, second_log = play_match(config, seed, policy, check_every=10_000)
     assert repr(first.to_dict()).encode() == repr(second.to_dict()).encode()
     assert first_log == second_log
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    config=table_settings(target=100, false_catch=(0, 1, 2)),
+    seed=st.integers(0, 2**32),
+    policy=st.integers(0, 2**32),
+)
+def test_a_seat_that_has_gone_out_makes_no_claims(config: Settings, seed: int, policy: int) -> None:
+    """After a seat has played its last card, none of its legal actions is a call or a
+    catch, and every call, catch or move it sends is refused without changing anything,
+    whatever ``false_catch_penalty`` is: only the others' catches bring it back."""
+    state, _ = new_match(config, seed)
+    rng = random.Random(policy)
+    endings = 0
+    steps = 0
+    while state.phase != "match_over":
+        steps += 1
+        assert steps < MAX_ACTIONS, "match did not end"
+        if state.phase == "ending":
+            endings += 1
+            check_gone_out_seat_is_inert(state)
+        apply(state, random_step(state, rng))
+    assert endings >= 1
 
 
 def test_different_seeds_give_different_deals() -> None:

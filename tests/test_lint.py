@@ -28,7 +28,7 @@ def test_ruff_is_clean() -> None:
 
 def test_mypy_strict_on_protocol_and_rules() -> None:
     result = subprocess.run(
-        [tool("mypy"), "protocol", "server/maumau/server/rules"],
+        [tool("mypy"), "protocol", "server/maumau/server/rules", "server/maumau/server/names.py"],
         cwd=ROOT,
         capture_output=True,
         text=True,

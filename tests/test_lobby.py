@@ -76,7 +76,7 @@ async def test_seat_taken_and_table_full(nursery, autojump_clock) -> None:
     server = await start_server(nursery)
     ann = await connect(server, nursery, "Ann")
     bob = await connect(server, nursery, "Bob")
-    cleo = await connect(server, nursery, "Cleo")
+    cleo = await connect(server, nursery, "Cora")
     await ann.send(CreateTable("Two", {"variant": "classic", "seats": 2}, ()))
     info = await ann.wait_for(TableInfo)
     await bob.send(JoinTable(info.id, 0))
@@ -299,7 +299,7 @@ async def test_a_running_table_everyone_left_is_closed(nursery, autojump_clock) 
 async def test_false_catch_with_penalty_is_no_decision(nursery, autojump_clock) -> None:
     server = await start_server(nursery)
     settings = {"variant": "classic", "seats": 3, "false_catch_penalty": 1}
-    (ann, bob, cleo), table = await seat_players(server, nursery, ["Ann", "Bob", "Cleo"], settings)
+    (ann, bob, cleo), table = await seat_players(server, nursery, ["Ann", "Bob", "Cora"], settings)
     from helpers import table as position
 
     state = position(

@@ -147,22 +147,22 @@ async def test_the_server_wide_and_per_session_caps(nursery: trio.Nursery) -> No
     ann = await connect(port, "Ann")
     assert await create(ann, "one") == "table"
     assert await create(ann, "two") == "table"  # leaving "one" closes it: it does not count
-    cleo = await connect(port, "Cleo")
-    assert await create(cleo, "three") == "lobby_full"
-    assert cleo.table is None and len(server.tables) == 1  # the refusal changed nothing
+    carla = await connect(port, "Carla")
+    assert await create(carla, "three") == "lobby_full"
+    assert carla.table is None and len(server.tables) == 1  # the refusal changed nothing
 
     server.max_tables = 100
     two = next(t.id for t in server.tables.values() if t.name == "two")
-    await cleo.send(JoinTable(two))
-    await cleo.wait_for(lambda m: isinstance(m, TableInfo) and m.you == 1)
-    assert await create(ann, "five") == "table"  # "two" stays: Cleo holds it now
-    dan = await connect(port, "Dan")
+    await carla.send(JoinTable(two))
+    await carla.wait_for(lambda m: isinstance(m, TableInfo) and m.you == 1)
+    assert await create(ann, "five") == "table"  # "two" stays: Carla holds it now
+    dirk = await connect(port, "Dirk")
     five = next(t.id for t in server.tables.values() if t.name == "five")
-    await dan.send(JoinTable(five))
-    await dan.wait_for(lambda m: isinstance(m, TableInfo) and m.you == 1)
+    await dirk.send(JoinTable(five))
+    await dirk.wait_for(lambda m: isinstance(m, TableInfo) and m.you == 1)
     assert await create(ann, "six") == "too_many_tables"  # "two" and "five" wait
-    await cleo.send(StartMatch())
-    await cleo.wait_for(View)
+    await carla.send(StartMatch())
+    await carla.wait_for(View)
     assert await create(ann, "six") == "table"  # "two" is playing now
 
 

@@ -215,21 +215,6 @@ async def test_a_restart_brings_back_players_spectators_and_finishes_abandoned_t
     assert finished["table"] == "Abandoned"
 
 
-async def test_a_failing_database_does_not_stop_the_game(
-    nursery, autojump_clock, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    store = Store(tmp_path / "s.db")
-    server = await start_server(nursery, bot_delay=0.1, store=store)
-    settings = {"variant": "classic", "seats": 2, "target_score": 1}
-    (ann,), table = await seat_players(server, nursery, ["Ann"], settings, bots=(1,))
-    store.db.close()  # from now on every write fails
-    table.seats[0].away = True
-    table._schedule()
-    final = await ann.wait_for(lambda m: isinstance(m, View) and m.phase == "match_over", 600)
-    assert final.winner is not None
-    assert "the journal could not be written" in caplog.text
-
-
 async def test_the_names_secret_takes_the_seat_back_without_the_token(
     nursery, autojump_clock, tmp_path: Path
 ) -> None:

@@ -947,6 +947,70 @@ def test_house_rule_false_catch_penalty() -> None:
     assert state.turn == 0
 
 
+# --- a player who has gone out makes no more claims (RULES.md section 4) -------------
+
+
+def test_gone_out_player_false_catch_is_refused_and_the_round_ends() -> None:
+    # With false_catch_penalty above 0 a false catch draws cards: by the player who went
+    # out, it would put them back into the round. It is refused instead.
+    state = table(
+        "american",
+        hands=["R3", "G1 G2", "Y1 Y2"],
+        top="R5",
+        stock="G3 G4",
+        false_catch_penalty=1,
+    )
+    play(state, 0, "R3")
+    assert state.phase == "ending"
+    assert legal_actions(state, 0) == []
+    assert_illegal(state, Catch(0, 1), "already_out")
+    assert_illegal(state, Catch(0, 2), "already_out")
+    assert_illegal(state, SayMau(0, "mau"), "already_out")
+    assert_illegal(state, Catch(0, 0), "catch_self")
+    # The others' false catches still cost them a card, and change nothing for seat 0.
+    assert catch(state, 1, 0) == [FalseCatch(1, 0, 1), PenaltyDrawn(1, 1, 1, 0)]
+    assert state.phase == "ending"
+    events = time_passes(state)
+    assert events[0] == CallWindowClosed(0, 0)
+    assert isinstance(events[1], RoundEnded) and events[1].winner == 0
+    assert hand(state, 0) == []
+
+
+def test_gone_out_player_cannot_catch_an_opponent_whose_window_is_open() -> None:
+    state = table("american", hands=["R3", "R9 B2", "R1 R2 Y5"], top="R5", stock="G3 G4", turn=1)
+    play(state, 1, "R9")  # seat 1 forgets Mau
+    play(state, 2, "R1")
+    play(state, 0, "R3")  # seat 0 goes out before seat 1's window has run its time
+    assert state.phase == "ending"
+    assert [(w.seat, w.final) for w in state.windows] == [(1, False), (0, True)]
+    assert legal_actions(state, 0) == []
+    assert legal_actions(state, 2) == [Catch(2, 1)]
+    assert_illegal(state, Catch(0, 1), "already_out")
+    assert catch(state, 2, 1) == [Caught(2, 1, 2, False), PenaltyDrawn(1, 2, 2, 0)]
+    assert hand(state, 1) == ["B2", "G3", "G4"]
+    assert state.phase == "ending"
+    time_passes(state)
+    assert state.last_round is not None and state.last_round.winner == 0
+
+
+def test_gone_out_player_says_nothing_for_an_earlier_window_still_open() -> None:
+    # With two players a Skip comes back to its player, who goes out before the Skip's
+    # window has run its time: their late "Mau" is refused; the opponent may catch them.
+    state = table("american", hands=["RS R3", "G1 G2"], top="R5", stock="G3 G4 G5")
+    play(state, 0, "RS")
+    assert state.turn == 0
+    play(state, 0, "R3")
+    assert [(w.seat, w.final) for w in state.windows] == [(0, False), (0, True)]
+    assert legal_actions(state, 0) == []
+    assert_illegal(state, SayMau(0, "mau"), "already_out")
+    assert_illegal(state, SayMau(0, "maumau"), "already_out")
+    assert_illegal(state, Catch(0, 1), "already_out")
+    assert legal_actions(state, 1) == [Catch(1, 0)]
+    assert catch(state, 1, 0) == [Caught(1, 0, 2, False), PenaltyDrawn(0, 2, 2, 0)]
+    assert hand(state, 0) == ["G3", "G4"]
+    assert state.phase == "playing" and state.turn == 1 and state.windows == []
+
+
 # --- scoring and the match -----------------------------------------------------------
 
 

@@ -16,11 +16,16 @@ from helpers import (
     time_passes,
     top,
 )
-from maumau.protocol.cards import CLASSIC_DECK, CODE_OF
+from maumau.protocol.cards import CLASSIC_DECK, CODE_OF, card_from_code
 from maumau.server.rules import (
+    Catch,
+    Draw,
     EndCallWindow,
     IllegalAction,
     NextRound,
+    Pass,
+    Play,
+    SayMau,
     Settings,
     SettingsError,
     TurnTimeout,
@@ -585,3 +590,84 @@ def test_turn_timeout_draws_one_card_and_passes():
     assert hand(state, 0) == ["KS", "AH"]  # kept, though it could be played
     assert state.turn == 1
     rejected(state, lambda: apply(state, TurnTimeout(0)), "not_your_turn")
+
+
+# --- a player who has gone out makes no more claims (RULES.md section 4) -------------
+
+
+def test_gone_out_player_false_catch_is_refused_and_the_round_ends():
+    # The play-tester's report: with false_catch_penalty 1, a false catch by the player
+    # who went out drew them a card and so put them back into the round.
+    state = table(hands=["KH", "8S 10D", "AC AD"], top="10H", stock="7C 8C", false_catch_penalty=1)
+    play(state, 0, "KH")
+    assert state.phase == "ending"
+    assert legal_actions(state, 0) == []
+    for target in (1, 2):
+        err = rejected(state, lambda t=target: catch(state, 0, t), "already_out")
+        assert "last card" in err.reason
+    rejected(state, lambda: say(state, 0), "already_out")
+    rejected(state, lambda: say(state, 0, "maumau"), "already_out")
+    events = time_passes(state)
+    assert any(isinstance(e, RoundEnded) and e.winner == 0 for e in events)
+    assert hand(state, 0) == []
+
+
+def test_gone_out_player_cannot_catch_an_opponent_whose_window_is_open():
+    # Seat 1 forgot Mau; its window is still open when seat 0 goes out. The others may
+    # still catch seat 1; seat 0, who is out, may not.
+    state = table(hands=["KH", "QH 9S", "AH AD AS"], top="10H", stock="7C 8C", turn=1)
+    play(state, 1, "QH")
+    play(state, 2, "AH")
+    play(state, 0, "KH")
+    assert state.phase == "ending" and [w.final for w in state.windows] == [False, True]
+    assert legal_actions(state, 0) == []
+    assert Catch(2, 1) in legal_actions(state, 2)
+    rejected(state, lambda: catch(state, 0, 1), "already_out")
+    assert isinstance(catch(state, 2, 1)[0], Caught)
+    assert hand(state, 1) == ["9S", "7C", "8C"]
+    assert state.phase == "ending"  # seat 1's penalty does not touch seat 0's going out
+    time_passes(state)
+    assert state.last_round is not None and state.last_round.winner == 0
+
+
+def test_gone_out_player_says_nothing_for_an_earlier_window_still_open():
+    # With two players an 8 comes back to its player: seat 0 keeps a Jack without saying
+    # anything and goes out on it before the 8's window has run its time. Seat 0's
+    # "Mau Mau" now comes too late; seat 1 may still catch the forgotten call.
+    state = table(hands=["8H JH", "AS 10D"], top="10H", stock="7C 8C 9C")
+    play(state, 0, "8H")
+    assert state.turn == 0
+    play(state, 0, "JH", named="D")
+    assert state.phase == "ending" and [w.final for w in state.windows] == [False, True]
+    assert legal_actions(state, 0) == []
+    rejected(state, lambda: say(state, 0, "maumau"), "already_out")
+    rejected(state, lambda: say(state, 0, "mau"), "already_out")
+    rejected(state, lambda: catch(state, 0, 1), "already_out")
+    assert Catch(1, 0) in legal_actions(state, 1)
+    events = catch(state, 1, 0)
+    assert isinstance(events[0], Caught) and not events[0].final_card
+    assert hand(state, 0) == ["7C", "8C"]
+    assert state.phase == "playing" and state.turn == 1 and state.named == 2
+
+
+def test_gone_out_player_sends_nothing_that_gives_cards_or_reopens_the_round():
+    state = table(hands=["JH", "8S 10D", "AC AD"], top="10H", stock="7C 8C", false_catch_penalty=2)
+    play(state, 0, "JH", named="S")  # out on a Jack without Mau Mau: catchable
+    assert Catch(1, 0) in legal_actions(state, 1)
+    for action in (
+        Catch(0, 1),
+        Catch(0, 2),
+        SayMau(0, "mau"),
+        SayMau(0, "maumau"),
+        Draw(0),
+        Pass(0),
+        Play(0, card_from_code("JH"), 0, None),
+        TurnTimeout(0),
+    ):
+        before = state.to_dict()
+        with pytest.raises(IllegalAction):
+            apply(state, action)
+        assert state.to_dict() == before, action
+    assert state.phase == "ending" and hand(state, 0) == []
+    time_passes(state)
+    assert state.phase == "round_over" and state.last_round.winner == 0

@@ -81,7 +81,7 @@ async def decision_for(client: WireClient) -> MauDecision:
     return await client.wait_for(MauDecision)
 
 
-THREE = ["Ann", "Bob", "Cleo"]
+THREE = ["Ann", "Bob", "Cora"]
 CLASSIC3 = {"variant": "classic", "seats": 3}
 HANDS = ["QH KS", "KH 10D 9D", "AC AD 8S"]
 
@@ -324,3 +324,20 @@ async def test_bot_catches_a_forgetful_player_after_human_delay(
     assert decision.outcome == "caught"
     assert decision.stamps[0]["seat"] == 1
     assert 300 <= decision.stamps[0]["after_ms"] <= 1500
+
+
+async def test_a_bot_catches_a_player_who_goes_out_on_a_jack_without_mau_mau(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery)
+    settings = {"variant": "classic", "seats": 2, "mau_window_ms": 5000}
+    (ann,), table = await seat_players(server, nursery, ["Ann"], settings, bots=(1,))
+    table.seats[1].level = "hard"  # notices every time
+    await set_position(
+        table, [ann], hands=["JH", "KH 10D 9D"], top="10H", stock="7C 8C 9C", mau_window_ms=5000
+    )
+    await ann.send(PlayCard("JH", "S"))  # out, on a Jack, without "Mau Mau"
+    decision = await decision_for(ann)
+    assert decision.outcome == "caught" and decision.seat == 0
+    assert [(s["seat"], s["what"]) for s in decision.stamps] == [(1, "catch")]
+    assert len(table.match.hands[0]) > 0  # Ann holds the penalty cards and plays on

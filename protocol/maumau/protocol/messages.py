@@ -429,7 +429,9 @@ class TableInfo(Message):
         "state": s.one_of("waiting", "playing", "finished"),
         "creator": s.optional(_NAME),
         "you": s.optional(_SEAT),
+        "paused": s.optional(s.one_of("cannot_save")),
     }
+    OPTIONAL = frozenset({"paused"})
     id: int
     name: str
     settings: dict[str, Any]
@@ -438,6 +440,7 @@ class TableInfo(Message):
     state: str
     creator: str | None
     you: int | None
+    paused: str | None = None
 
 
 _LEGAL = s.record(

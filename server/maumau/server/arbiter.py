@@ -77,6 +77,12 @@ class Arbiter:
             return None
         return min(c.stamp for c in self._pending) + max(settle, SETTLE_WITHOUT_COMPENSATION)
 
+    def postpone(self, seconds: float) -> None:
+        """Move every pending claim later by ``seconds`` (the table was paused), keeping
+        their order and their distances to the windows they are about."""
+        for claim in self._pending:
+            claim.stamp += seconds
+
     def take(self) -> list[Claim]:
         """All pending claims, in deciding order."""
         claims = sorted(self._pending, key=Claim.order_key)

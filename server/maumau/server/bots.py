@@ -59,6 +59,7 @@ from .rules import (
     Pass,
     Play,
     SayMau,
+    gone_out,
     legal_actions,
 )
 from .search import hidden_pool, search
@@ -129,6 +130,8 @@ def catch_delay(level: str, rng: random.Random) -> float:
 def own_call(state: MatchState, seat: int) -> SayMau | None:
     """A "Mau" the bot still owes for its own open window (it says it late): "Mau Mau"
     if the card it kept is a Jack in Mau Mau (also after a plain "Mau")."""
+    if gone_out(state, seat):
+        return None  # out of the round: no more calls
     hand = state.hands[seat]
     jack = state.settings.is_classic and len(hand) == 1 and RANK_OF[hand[0]] == RANK_JACK
     for window in state.windows:

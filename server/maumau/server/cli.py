@@ -12,10 +12,13 @@ import array
 import fcntl
 import gc
 import logging
+import shlex
 import signal
 import socket
+import sqlite3
 import struct
 import sys
+from pathlib import Path
 
 import trio
 
@@ -238,6 +241,30 @@ def _first_os_error(error: BaseException) -> OSError | None:
     return None
 
 
+def unusable_database(error: store.StoreDamaged) -> str:
+    """One line: what is wrong with the database file, its path, and what to do."""
+    path = error.path
+    if error.kind == "not-a-database":
+        return (
+            f"{path} is not a SQLite database, so it cannot be the maumau "
+            "database: name the right file with --db PATH, or move this one aside to start "
+            "with a new, empty database, or run with --no-db"
+        )
+    if error.kind == "foreign":
+        return (
+            f"{path} is not maumau's: it is {error.problem}. Leave it alone and give the "
+            "server a file of its own with --db PATH, or run with --no-db"
+        )
+    original = Path(path)
+    saved = str(original.with_name(f"{original.stem}-recovered{original.suffix or '.db'}"))
+    return (
+        f"the database {path} is damaged ({error.problem}). Move it aside to start with a "
+        f"new, empty one (`sqlite3 {shlex.quote(path)} .recover | sqlite3 "
+        f"{shlex.quote(saved)}` may save what it holds, then use --db {shlex.quote(saved)}), "
+        "or run with --no-db"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     logging.basicConfig(
@@ -255,8 +282,15 @@ def main(argv: list[str] | None = None) -> None:
         path = args.db or str(store.default_path())
         try:
             db = store.Store(path)
+        except store.StoreDamaged as error:
+            print(f"maumau-server: {unusable_database(error)}", file=sys.stderr)
+            raise SystemExit(1) from None
         except (store.StoreError, OSError) as error:
             print(f"maumau-server: {error}", file=sys.stderr)
+            raise SystemExit(1) from None
+        except sqlite3.DatabaseError as error:  # damage the check at opening did not see
+            damaged = store.StoreDamaged(path, "damaged", str(error))
+            print(f"maumau-server: {unusable_database(damaged)}", file=sys.stderr)
             raise SystemExit(1) from None
         log.info("database: %s", path)
     try:

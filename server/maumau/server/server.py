@@ -32,6 +32,18 @@ Limits: frame size (codec), ``hello`` within 10 s, ``--max-clients``, unique nam
 per-connection token buckets for moves, chat and catches. Each violation is answered
 with an error; a connection that keeps violating is closed.
 
+When the store cannot save (a full disk), nothing that depends on the failed writes
+is sent: the flusher's commit fails, every link *holds* its frames (:meth:`Link.hold`),
+and from then on the frames that tell of a table (``table``, ``view``, ``event``,
+``mau_decision``) are held too, while everything else (pings, errors, chat, the lobby)
+still goes out. Every open table pauses (:meth:`Table.pause`): its timers stop, its
+players are told (a ``table`` with ``paused: "cannot_save"``, sent past the held
+frames), and moves and other changes are refused with ``cannot_save``. A task retries
+the commit with backoff; once one succeeds, the held frames go out in order, the
+tables resume with their timers shifted by the pause, and nothing that any client was
+told is lost. (The store keeps the failed group in memory and replays it: see
+:mod:`maumau.server.store`.)
+
 The lobby is bounded too (see :meth:`Server.check_table_limits` and
 :meth:`Server.reap`): at most ``max_tables`` open tables; a session may have made at
 most ``tables_per_session`` tables that still wait, and the tables made from one
@@ -83,6 +95,7 @@ from maumau.protocol.messages import (
     ChatLine,
     CreateTable,
     Error,
+    GameEvent,
     GetReplay,
     GetStats,
     Goodbye,
@@ -93,6 +106,7 @@ from maumau.protocol.messages import (
     ListTables,
     Lobby,
     Matches,
+    MauDecision,
     Message,
     Ping,
     Pong,
@@ -101,14 +115,16 @@ from maumau.protocol.messages import (
     Replay,
     StartMatch,
     Stats,
+    TableInfo,
+    View,
     WatchTable,
     Welcome,
 )
 
-from . import bots, replay
+from . import bots, names, replay
 from .rules import IllegalAction, Settings, SettingsError
 from .store import Store, digest
-from .table import Table, TableError
+from .table import BOT_NAMES, Table, TableError
 
 log = logging.getLogger("maumau.server")
 
@@ -131,6 +147,19 @@ LINGERING_MAX = 1000  # dropped sessions without a seat kept at most, the newest
 TABLES_PER_SESSION = 3  # waiting tables one session may have made
 TABLES_PER_ADDRESS = 10  # tables made from one address that nobody connected is at
 MOVE_TYPES = frozenset({"play", "draw", "pass", "challenge", "say_mau", "catch"})
+SAVE_RETRY = 0.25  # seconds before the first retry of a failed commit; doubles each time
+SAVE_RETRY_MAX = 5.0
+# Requests that change a table, refused while the store cannot save.
+CHANGE_TYPES = MOVE_TYPES | {
+    "create_table",
+    "join_table",
+    "watch_table",
+    "ready",
+    "start_match",
+    "rematch",
+}
+# Frames that tell of a table's state: held back while the store cannot save.
+TABLE_STATE: frozenset[type[Message]] = frozenset({TableInfo, View, GameEvent, MauDecision})
 
 
 class TokenBucket:
@@ -168,6 +197,7 @@ class Link:
         self.codec = codec
         self.fd = fd
         self.out: list[bytes | memoryview] = []  # frames not yet written, in order
+        self.held: list[bytes] = []  # frames waiting for the store to save again
         self.out_bytes = 0
         self.queued = False  # on the server's list of links to flush
         self.backlogged = fd is None  # the writer task, not the flusher, writes now
@@ -194,14 +224,25 @@ class Link:
     def send_frame(self, kind: type[Message], frame: bytes) -> None:
         self.send_frames((kind,), frame)
 
-    def send_frames(self, kinds: tuple[type[Message], ...], frames: bytes) -> None:
-        """Queue ready-made frames holding messages of the given classes."""
+    def send_frames(
+        self, kinds: tuple[type[Message], ...], frames: bytes, urgent: bool = False
+    ) -> None:
+        """Queue ready-made frames holding messages of the given classes. While the
+        store cannot save, frames about a table's state are held (unless ``urgent``:
+        the news of the pause itself)."""
         if self.closing:
             return
         try:
             frame = self.codec.send_frames(kinds, frames)
         except LocalProtocolError as error:
             log.warning("not sent to %s: %s", self.peer, error)
+            return
+        if self.server.cannot_save and not urgent and not TABLE_STATE.isdisjoint(kinds):
+            self.held.append(frame)
+            self.out_bytes += len(frame)
+            if self.out_bytes > self.server.max_backlog:
+                log.warning("%s: too much held for it; disconnecting", self.peer)
+                self.abort()
             return
         self.out.append(frame)
         self.out_bytes += len(frame)
@@ -253,6 +294,27 @@ class Link:
             out[0] = memoryview(out[0])[written:]
         return not out
 
+    def hold(self) -> None:
+        """The store failed to commit what the waiting frames depend on: keep them back
+        (all but a frame partly written already, which was saved before)."""
+        out = self.out
+        keep = 1 if out and isinstance(out[0], memoryview) else 0
+        self.held[:0] = [bytes(frame) for frame in out[keep:]]
+        del out[keep:]
+
+    def release(self) -> None:
+        """The store saved again: send what was held, in order."""
+        if not self.held:
+            return
+        self.out.extend(self.held)
+        self.held.clear()
+        if self.backlogged:
+            self.writer_wakeup.set()
+        elif not self.queued:
+            self.queued = True
+            self.server.to_flush.append(self)
+            self.server.flush_wakeup.set()
+
     def close(self) -> None:
         """Stop queueing; the writer sends what is queued, then the connection ends."""
         self.closing = True
@@ -267,12 +329,14 @@ class Link:
         self.fd = None
         self.backlogged = True
         self.out.clear()
+        self.held.clear()
         self.out_bytes = 0
 
     def abort(self) -> None:
         """End the connection now, dropping whatever is queued (for a dead peer)."""
         self.closing = True
         self.out.clear()
+        self.held.clear()
         self.out_bytes = 0
         if self.scope is not None:
             self.scope.cancel()
@@ -295,6 +359,10 @@ class Session:
     rtt: float | None = None
     pings: dict[int, float] = field(default_factory=dict)
     verified: bool = False  # a hello of this session proved the name's secret
+    skeleton: str = field(init=False)  # how the name is compared (see names.skeleton)
+
+    def __post_init__(self) -> None:
+        self.skeleton = names.skeleton(self.name)
 
     @property
     def connected(self) -> bool:
@@ -308,9 +376,11 @@ class Session:
         if self.link is not None:
             self.link.send_frame(kind, frame)
 
-    def send_frames(self, kinds: tuple[type[Message], ...], frames: bytes) -> None:
+    def send_frames(
+        self, kinds: tuple[type[Message], ...], frames: bytes, urgent: bool = False
+    ) -> None:
         if self.link is not None:
-            self.link.send_frames(kinds, frames)
+            self.link.send_frames(kinds, frames, urgent)
 
 
 class Server:
@@ -330,6 +400,7 @@ class Server:
         hard_budget: float = 0.2,
         flush_interval: float = FLUSH_INTERVAL,
         max_backlog: int = MAX_BACKLOG,
+        save_retry: float = SAVE_RETRY,
         max_tables: int | None = None,
         tables_per_session: int = TABLES_PER_SESSION,
         tables_per_address: int = TABLES_PER_ADDRESS,
@@ -341,6 +412,7 @@ class Server:
         hard bot's thinking time per move in seconds (0: it moves at once).
         ``flush_interval`` is the shortest time between two flushes (group commit);
         a connection with more than ``max_backlog`` bytes waiting is dropped.
+        ``save_retry`` is the first pause before a failed commit is tried again.
         ``max_tables`` (default: ``max_clients``), ``tables_per_session``,
         ``tables_per_address`` and ``idle_timeout`` bound the lobby (see the module
         docstring)."""
@@ -365,6 +437,8 @@ class Server:
         self.flush_wakeup = trio.Event()
         self.flush_interval = flush_interval
         self.max_backlog = max_backlog
+        self.save_retry = save_retry
+        self.cannot_save = False  # the store failed to commit; see the module docstring
         self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
         self._replays = replay.ReplayCache()
         self._nursery: trio.Nursery | None = None
@@ -411,6 +485,7 @@ class Server:
         """Start the server's own tasks (the flusher, the lobby broadcaster) in
         ``nursery``, where tables' timer tasks will run too."""
         self._nursery = nursery
+        names.skeleton("")  # build the confusables table now, not at the first hello
         nursery.start_soon(self._flusher)
         nursery.start_soon(self._lobby_broadcaster)
         nursery.start_soon(self._archiver)
@@ -449,8 +524,7 @@ class Server:
             self.archive()
 
     def archive(self) -> None:
-        if self.store is not None and self.store.archive_due:
-            self.commit()
+        if self.store is not None and self.store.archive_due and self.commit():
             try:
                 moved = self.store.archive()
             except sqlite3.Error:
@@ -474,6 +548,9 @@ class Server:
 
     @staticmethod
     def _check_new_table(request: CreateTable) -> Settings:
+        problem = names.chat_problem(request.name)
+        if problem is not None:
+            raise TableError("bad_name", f"the table's name: {problem}")
         try:
             settings = Settings.from_dict(request.settings)
         except SettingsError as error:
@@ -610,7 +687,10 @@ class Server:
         seat at an open table (in the lobby, or watching) is forgotten, with its
         token, once it has been so for ``idle_timeout``; at once if its table has
         closed; and the oldest first beyond LINGERING_MAX. Tables and sessions
-        restored after a restart start to count when they are restored."""
+        restored after a restart start to count when they are restored. Nothing is
+        closed or forgotten while the server cannot save (every table is paused)."""
+        if self.cannot_save:
+            return
         now = trio.current_time()
         unattended: dict[int, float] = {}
         for table in list(self.tables.values()):
@@ -692,6 +772,12 @@ class Server:
         """Handle one message from a session's connection (not hello/ping/pong)."""
         kind = message.TYPE
         table = session.table
+        if self.cannot_save and kind in CHANGE_TYPES:
+            raise TableError(
+                "cannot_save",
+                "the server cannot save right now (its disk may be full); play is paused "
+                "until it can, and nothing is lost",
+            )
         if kind in MOVE_TYPES:
             if table is None:
                 raise TableError("not_at_table", "sit at a table first")
@@ -749,6 +835,9 @@ class Server:
         elif isinstance(message, GetReplay):
             session.send(self.replay_message(session, message))
         elif isinstance(message, Chat):
+            problem = names.chat_problem(message.text)
+            if problem is not None:
+                raise TableError("bad_chat", problem)
             if message.scope == "table":
                 if table is None:
                     raise TableError("not_at_table", "you are not at a table")
@@ -770,19 +859,76 @@ class Server:
         self._unsaved[table.id] = table
         self.flush_wakeup.set()
 
-    def commit(self) -> None:
+    def commit(self) -> bool:
         """Commit the store's open group of writes (see :mod:`maumau.server.store`),
-        with the records of the tables changed since the last commit."""
+        with the records of the tables changed since the last commit; False if what
+        was written is not saved (the store cannot save: see the module docstring)."""
         if self._unsaved:
             tables, self._unsaved = self._unsaved, {}
             for table in tables.values():
                 table.write_record()
-        if self.store is not None and self.store.dirty:
+        store = self.store
+        if store is None or not store.dirty:
+            return True
+        if self.cannot_save:
+            return False  # _retry_saving tries again, with backoff
+        try:
+            store.commit()
+        except sqlite3.Error as error:
+            self._saving_failed(error)
+            return False
+        return True
+
+    def _saving_failed(self, error: sqlite3.Error) -> None:
+        """The store could not commit: hold every frame that may depend on it, pause
+        every table, and retry until the store saves again."""
+        assert self.store is not None
+        log.error(
+            "the database cannot save (%s): play is paused, nothing is sent that is not "
+            "saved; retrying (%s)",
+            error,
+            self.store.path,
+        )
+        self.cannot_save = True
+        for link in self.links:
+            link.hold()
+        for table in list(self.tables.values()):
+            table.pause()
+        if self._nursery is not None:
+            self._nursery.start_soon(self._retry_saving)
+
+    async def _retry_saving(self) -> None:
+        assert self.store is not None
+        delay = self.save_retry
+        started = trio.current_time()
+        while self.cannot_save:
+            await trio.sleep(delay)
+            delay = min(2 * delay, SAVE_RETRY_MAX)
+            if self._unsaved:
+                tables, self._unsaved = self._unsaved, {}
+                for table in tables.values():
+                    table.write_record()
             try:
                 self.store.commit()
-            except sqlite3.Error:
-                log.exception("the database could not commit")
-                self.store.dirty = False
+            except sqlite3.Error as error:
+                log.warning(
+                    "the database still cannot save (%s); %d changes wait; next try in %g s",
+                    error,
+                    self.store.unsaved,
+                    delay,
+                )
+                continue
+            self._saving_restored(trio.current_time() - started)
+
+    def _saving_restored(self, paused_for: float) -> None:
+        """The store saved again: send what was held and let the tables play on."""
+        log.warning("the database saves again after %.1f s; play resumes", paused_for)
+        self.cannot_save = False
+        for link in list(self.links):
+            link.release()
+        for table in list(self.tables.values()):
+            table.resume()
+        self.flush_wakeup.set()
 
     def _save_session(self, session: Session) -> None:
         if self.store is not None:
@@ -826,14 +972,23 @@ class Server:
             return False
 
     def restore(self) -> None:
-        """Rebuild sessions and open tables from the store (after a restart or crash)."""
+        """Rebuild sessions and open tables from the store (after a restart or crash).
+
+        Each session and each table is restored on its own: one that fails (a row the
+        store cannot read is already left out, logged by id) is logged by id and the
+        others start. A table whose match cannot be read or replayed is closed, as its
+        players could not play on; the store's rows stay for replays and repair."""
         store = self.store
         if store is None:
             return
         by_id: dict[str, Session] = {}
         session_records = store.sessions()
         for record in session_records:
-            session = Session(record.id, record.name, "", key=record.token_sha256)
+            try:
+                session = Session(record.id, record.name, "", key=record.token_sha256)
+            except Exception:
+                log.exception("session %r could not be restored; skipped", record.id)
+                continue
             self.sessions[session.key] = session
             by_id[session.id] = session
         restored = 0
@@ -857,19 +1012,31 @@ class Server:
                 )
                 journal = list(store.journal(match.id)) if match is not None else []
                 table.restore(table_record, by_id, match, journal)
-            except Exception:
-                log.exception("table %d could not be restored; closing it", table_record.id)
-                store.close_table(table_record.id)
+            except Exception as error:
+                log.error(
+                    "table %d could not be restored (%s: %s); closing it",
+                    table_record.id,
+                    type(error).__name__,
+                    error,
+                )
+                log.debug("table %d: how its restoring failed", table_record.id, exc_info=True)
+                try:
+                    store.close_table(table_record.id)
+                except sqlite3.Error:
+                    log.exception("table %d could not be closed", table_record.id)
                 continue
             self.tables[table.id] = table
             assert self._nursery is not None
             self._nursery.start_soon(table.run)
             restored += 1
+        for session in self.sessions.values():
+            if session.table is not None and self.tables.get(session.table.id) is not session.table:
+                session.table = None  # seated at a table that failed half-way: the lobby
         for record in session_records:
-            session = self.sessions[record.token_sha256]
+            found = self.sessions.get(record.token_sha256)
             watched = self.tables.get(record.table_id) if record.table_id is not None else None
-            if session.table is None and watched is not None:
-                session.table = watched  # a spectator: watches again on resuming
+            if found is not None and found.table is None and watched is not None:
+                found.table = watched  # a spectator: watches again on resuming
         self.commit()
         self.archive()  # matches that ended, or whose table closed, before a crash
         if restored or self.sessions:
@@ -1084,7 +1251,8 @@ class Server:
         if self.store is None:
             return None
         # A name someone is using without a secret cannot be claimed from under them.
-        in_use = any(s.name == hello.name for s in self.sessions.values())
+        skeleton = names.skeleton(hello.name)
+        in_use = any(s.skeleton == skeleton for s in self.sessions.values())
         try:
             return self.store.check_player(hello.name, hello.secret, claim=not in_use)
         except sqlite3.Error:
@@ -1111,11 +1279,16 @@ class Server:
                 return None
             session.resume = hello.resume
             return session, True
+        problem = names.name_problem(hello.name, BOT_NAMES)
+        if problem is not None:
+            self._refuse("bad_name", problem, link)
+            return None
         owner = self._owner(hello)
         if owner == "reserved":
             self._refuse(
                 "name_reserved",
-                f"the name {hello.name} belongs to another player; pick another",
+                f"the name {hello.name} (or one that looks the same) belongs to another "
+                "player; pick another",
                 link,
             )
             return None
@@ -1133,8 +1306,13 @@ class Server:
         if connected >= self.max_clients:
             self._refuse("server_full", "the server is full", link)
             return None
-        if any(s.name == hello.name and s.connected for s in self.sessions.values()):
-            self._refuse("name_taken", f"somebody called {hello.name} is online", link)
+        skeleton = names.skeleton(hello.name)
+        online = next(
+            (s for s in self.sessions.values() if s.skeleton == skeleton and s.connected), None
+        )
+        if online is not None:
+            like = "" if online.name == hello.name else f" ({online.name} looks the same)"
+            self._refuse("name_taken", f"somebody called {hello.name} is online{like}", link)
             return None
         # A name held by a disconnected session without a seat is freed.
         for token, old in list(self.sessions.items()):
@@ -1143,13 +1321,13 @@ class Server:
                 and not old.table.closed
                 and old.table.seat_of(old) is not None
             )
-            if old.name == hello.name and not old.connected and not keeps_seat:
+            if old.skeleton == skeleton and not old.connected and not keeps_seat:
                 if old.table is not None:
                     old.table.leave(old)
                 del self.sessions[token]
                 if self.store is not None:
                     self.store.drop_session(token)
-        if any(s.name == hello.name for s in self.sessions.values()):
+        if any(s.skeleton == skeleton for s in self.sessions.values()):
             self._refuse(
                 "name_taken", f"{hello.name} is keeping a seat; resume with its token", link
             )
@@ -1181,7 +1359,12 @@ class Server:
 
     async def shutdown(self) -> None:
         """Tell everybody goodbye and give their writers a moment to flush."""
-        self.commit()
+        if not self.commit() and self.store is not None:
+            log.error(
+                "shutting down with %d changes the database could not save; they are lost "
+                "(nobody was told of them)",
+                self.store.unsaved,
+            )
         log.info("shutting down: telling %d connections", len(self.links))
         for link in list(self.links):
             link.send(Goodbye("the server is shutting down"))

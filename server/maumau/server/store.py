@@ -36,23 +36,57 @@ run at once. (Keyed by match, as ``journal`` is, every commit rewrote a page for
 match it touched.) Once a match has ended, :meth:`Store.archive` moves its rows to
 ``journal``, keyed by match and action number, where replays find them quickly.
 
+When the disk fills up (or anything else makes a write or the commit fail), nothing of
+the open group is lost: every statement of the group is also kept in memory (with the
+journal rows) until a commit succeeds. A failure rolls the transaction back and puts
+the store into the *failing* state, in which further writes are only added to the
+group; :meth:`Store.commit` then replays the whole group in a new transaction. The
+server sends nothing that depends on the group until a commit succeeds (see
+:mod:`maumau.server.server`). So that a replay does exactly what the first try did, the
+group's statements never depend on what it read: matches get their ids from the store,
+not from SQLite's AUTOINCREMENT, and a match's names and rounds are kept in memory for
+its results.
+
 All calls are synchronous and short; the server makes them from its one trio thread,
 so there is only ever one writer.
+
+A damaged database
+------------------
+Opening runs ``PRAGMA quick_check`` first (:meth:`Store._check_file`), under a time
+budget: 50 MB take about 0.2 to 0.6 s when the file is in the page cache, 0.6 to 2 s
+when it is read from disk; past :data:`CHECK_BUDGET_S` the check is cut short with a
+warning, so a huge database does not hold up the start. The store refuses, with
+:class:`StoreDamaged` and before writing anything, a file that is not a SQLite
+database, one whose pages are damaged (the server writes on every action, and writes
+into a damaged b-tree can fail in the middle of a match or spread the damage), and
+another program's database. Findings about values only (a NULL where the schema says
+NOT NULL) are logged as a warning and the server starts: reading is row by row.
+:meth:`Store.open_tables` and :meth:`Store.sessions` log a row they cannot read (bad
+JSON, a missing or mistyped column) by its id and skip it; the row is left as it is,
+neither closed nor deleted, so it is reported at every start until it is repaired.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
+import logging
+import re
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 import msgpack
+
+from .names import skeleton
+
+log = logging.getLogger("maumau.server.store")
 
 SCHEMA_VERSION = 3
 
@@ -136,9 +170,33 @@ CREATE INDEX IF NOT EXISTS results_by_name ON results (name);
 
 SESSION_MAX_AGE_S = 7 * 24 * 3600
 
+CHECK_BUDGET_S = 3.0  # the longest the integrity check at start-up may take
+CHECK_MAX_ERRORS = 5  # quick_check stops after this many findings
+
+# quick_check findings about a value, not about the file's structure.
+_VALUE_FINDING = re.compile(r"(NULL value in|non-\w+ value in|CHECK constraint failed)")
+
 
 class StoreError(Exception):
     """The database cannot be opened or is not a maumau database."""
+
+
+DamageKind = Literal["not-a-database", "damaged", "foreign"]
+
+
+class StoreDamaged(StoreError):
+    """The file cannot be used, and nothing was written to it: ``kind`` says why.
+
+    ``not-a-database``: it is not a SQLite database at all (a text file, a truncated
+    header). ``damaged``: a SQLite database with damaged pages (``sqlite3 PATH
+    .recover`` may save what it holds). ``foreign``: a sound SQLite database of
+    another program. ``problem`` says what was found, in a few words."""
+
+    def __init__(self, path: str, kind: DamageKind, problem: str) -> None:
+        super().__init__(f"cannot use {path} as the maumau database: {problem}")
+        self.path = path
+        self.kind: DamageKind = kind
+        self.problem = problem
 
 
 def digest(secret: str) -> str:
@@ -237,7 +295,14 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self.dirty = False  # a group of writes is open and not yet committed
-        self._journal_rows: list[tuple[Any, ...]] = []  # journal rows of the open group
+        self.failing = False  # the last write or commit failed; the group waits in memory
+        self._journal_rows: list[tuple[Any, ...]] = []  # journal rows not yet in the group
+        # Every statement of the open group, kept until it is committed: (sql,
+        # parameters, executemany?), replayed in a new transaction after a failure.
+        self._group: list[tuple[str, Any, bool]] = []
+        self._match_meta: dict[int, tuple[list[str], list[bool]]] = {}  # names, bots
+        self._rounds_won: dict[int, list[int]] = {}  # per seat, of matches running
+        self._players: dict[str, tuple[str, str]] | None = None  # see _reserved
         self._ended: set[int] = set()  # matches over whose rows are still in live_journal
         self._lock: IO[bytes] | None = None
         if self.path != ":memory:":
@@ -245,6 +310,7 @@ class Store:
             self._lock = _lock_beside(self.path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._check_file()
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
@@ -263,6 +329,12 @@ class Store:
                 "OR match_id IN (SELECT id FROM matches WHERE finished IS NOT NULL)"
             )
         }
+        # Ids are never reused, also those AUTOINCREMENT gave before schema 3.
+        used = [
+            self.db.execute("SELECT COALESCE(MAX(id), 0) FROM matches").fetchone()[0],
+            *(seq for (seq,) in self.db.execute("SELECT seq FROM sqlite_sequence")),
+        ]
+        self._next_match_id = 1 + max(used)
 
     def _upgrade(self, version: str) -> None:
         """Bring a database of an older schema up to this one, in place.
@@ -291,21 +363,80 @@ class Store:
             self._lock.close()
             self._lock = None
 
+    # --- the check at start-up ---------------------------------------------------------
+
+    def _check_file(self) -> None:
+        """Refuse a file that is not a sound maumau database, before anything is written
+        to it (:class:`StoreDamaged`); warn about findings on values only."""
+        try:
+            findings = _quick_check(self.db, CHECK_BUDGET_S, CHECK_MAX_ERRORS)
+            foreign = _foreign_tables(self.db)
+        except sqlite3.DatabaseError as error:
+            self._give_up()
+            code = error.sqlite_errorcode & 0xFF  # the primary code of an extended one
+            if code == sqlite3.SQLITE_NOTADB:
+                raise StoreDamaged(self.path, "not-a-database", str(error)) from None
+            if code == sqlite3.SQLITE_CORRUPT:
+                raise StoreDamaged(self.path, "damaged", str(error)) from None
+            raise StoreError(f"cannot use {self.path} as the maumau database: {error}") from None
+        if findings is None:
+            log.warning(
+                "%s: the integrity check was cut short after %g s (a large database); "
+                "starting without it",
+                self.path,
+                CHECK_BUDGET_S,
+            )
+            findings = []
+        damage = [line for line in findings if not _VALUE_FINDING.match(line)]
+        if damage:
+            self._give_up()
+            more = f" (and {len(damage) - 1} more)" if len(damage) > 1 else ""
+            raise StoreDamaged(self.path, "damaged", damage[0] + more)
+        if foreign:
+            self._give_up()
+            problem = "a database of another program (its tables: " + ", ".join(foreign) + ")"
+            raise StoreDamaged(self.path, "foreign", problem)
+        for line in findings:
+            log.warning("%s: %s (the rows that cannot be read are skipped)", self.path, line)
+
+    def _give_up(self) -> None:
+        """Close the database and let go of its lock (it is not going to be used)."""
+        self.db.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
     # --- players -------------------------------------------------------------------
 
     def check_player(self, name: str, secret: str | None, claim: bool = True) -> str:
         """Whose ``name`` is: ``ok`` (it is reserved with this secret), ``new`` (it was
         free and is now reserved with this secret; only with ``claim``), ``free`` (not
-        reserved), or ``reserved`` (it belongs to another secret)."""
-        row = self.db.execute("SELECT secret_sha256 FROM players WHERE name=?", (name,)).fetchone()
-        if row is None:
-            if secret is None or not claim:
+        reserved), or ``reserved`` (it, or a name that looks the same, belongs to
+        another secret). Names are compared by :func:`names.skeleton`."""
+        reserved = self._reserved()
+        key = skeleton(name)
+        found = reserved.get(key)
+        if found is None:
+            if secret is None or not claim or self.failing:
+                # (While the store cannot save, a claim could not be kept: none is made.)
                 return "free"
-            self._write("INSERT INTO players VALUES (?, ?, ?)", (name, digest(secret), time.time()))
+            hashed = digest(secret)
+            self._write("INSERT INTO players VALUES (?, ?, ?)", (name, hashed, time.time()))
+            reserved[key] = (name, hashed)
             return "new"
-        if secret is not None and same_digest(row[0], digest(secret)):
+        owner, hashed = found
+        if owner == name and secret is not None and same_digest(hashed, digest(secret)):
             return "ok"
         return "reserved"
+
+    def _reserved(self) -> dict[str, tuple[str, str]]:
+        """Every reserved name and its secret's digest, by skeleton (read once)."""
+        if self._players is None:
+            self._players = {}
+            rows = self.db.execute("SELECT name, secret_sha256 FROM players ORDER BY created")
+            for name, hashed in rows:
+                self._players.setdefault(skeleton(name), (name, hashed))
+        return self._players
 
     # --- sessions --------------------------------------------------------------------
 
@@ -319,10 +450,23 @@ class Store:
         self._write("DELETE FROM sessions WHERE token_sha256=?", (token_sha256,))
 
     def sessions(self) -> list[SessionRecord]:
-        """Sessions seen within the last week; older ones are forgotten."""
+        """Sessions seen within the last week; older ones are forgotten.
+
+        A row that cannot be read is logged and skipped (and left as it is)."""
         self._write("DELETE FROM sessions WHERE seen < ?", (time.time() - SESSION_MAX_AGE_S,))
-        rows = self.db.execute("SELECT token_sha256, id, name, table_id FROM sessions")
-        return [SessionRecord(*row) for row in rows]
+        records: list[SessionRecord] = []
+        query = "SELECT rowid, token_sha256, id, name, table_id FROM sessions ORDER BY rowid"
+        for row in self._rows("sessions", query):
+            try:
+                records.append(_session_record(row[1:]))
+            except ValueError as error:
+                log.error(
+                    "session %s (row %s) cannot be read (%s): skipped",
+                    _shown(row[2]),
+                    row[0],
+                    error,
+                )
+        return records
 
     # --- tables ------------------------------------------------------------------------
 
@@ -347,23 +491,46 @@ class Store:
             ),
         )
 
-    def close_table(self, table_id: int) -> None:
-        row = self.db.execute("SELECT match_id FROM tables WHERE id=?", (table_id,)).fetchone()
-        if row is not None and row[0] is not None:
-            self._ended.add(row[0])
+    def close_table(self, table_id: int, match_id: int | None = None) -> None:
+        """Mark the table closed; ``match_id`` is its current match, if the caller
+        knows it (otherwise it is read from the table's row)."""
+        if match_id is None:
+            row = self.db.execute("SELECT match_id FROM tables WHERE id=?", (table_id,)).fetchone()
+            match_id = row[0] if row is not None else None
+        if match_id is not None:
+            self._ended.add(match_id)
+            self._match_meta.pop(match_id, None)
+            self._rounds_won.pop(match_id, None)
         self._write("UPDATE tables SET open=0 WHERE id=?", (table_id,))
 
     def open_tables(self) -> list[TableRecord]:
-        rows = self.db.execute(
+        """The open tables, by id. A row that cannot be read (bad JSON, a column missing
+        or of the wrong type) is logged by id and skipped; it is left open and as it is,
+        so that it is reported at every start until it is repaired or deleted."""
+        records: list[TableRecord] = []
+        query = (
             "SELECT id, name, settings, creator, password, status, seats, seq, match_id, "
             "creator_session FROM tables WHERE open=1 ORDER BY id"
         )
-        return [
-            TableRecord(
-                r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], json.loads(r[6]), r[7], r[8], r[9]
-            )
-            for r in rows
-        ]
+        for row in self._rows("tables", query):
+            try:
+                records.append(_table_record(row))
+            except ValueError as error:
+                log.error("table %s cannot be read (%s): skipped", _shown(row[0]), error)
+        return records
+
+    def _rows(self, what: str, query: str) -> Iterator[tuple[Any, ...]]:
+        """The rows of ``query``, for checking column by column: a text that is not
+        UTF-8 comes as its bytes (which no check takes for text) instead of failing the
+        scan. If the scan itself fails (a damaged page that the check at start-up did
+        not get to), the error is logged and the rows read so far are all there is."""
+        self.db.text_factory = _text_or_bytes
+        try:
+            yield from self.db.execute(query)
+        except sqlite3.DatabaseError as error:
+            log.error("the %s after those read so far cannot be read (%s): skipped", what, error)
+        finally:
+            self.db.text_factory = str
 
     # --- matches and the journal ---------------------------------------------------------
 
@@ -376,10 +543,15 @@ class Store:
         names: list[str],
         bots: list[bool],
     ) -> int:
-        cursor = self._write(
-            "INSERT INTO matches (table_id, table_name, settings, seed, names, bots, started) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        match_id = self._next_match_id
+        self._next_match_id += 1
+        self._match_meta[match_id] = (list(names), list(bots))
+        self._rounds_won[match_id] = [0] * len(names)
+        self._write(
+            "INSERT INTO matches (id, table_id, table_name, settings, seed, names, bots, "
+            "started) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
+                match_id,
                 table_id,
                 table_name,
                 _dumps(settings),
@@ -389,8 +561,7 @@ class Store:
                 time.time(),
             ),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return match_id
 
     def append(
         self, match_id: int, n: int, action: list[Any], seq: int, timers: dict[str, Any]
@@ -399,9 +570,7 @@ class Store:
 
         The row is inserted with the others of its group when the group is committed
         (one ``executemany`` instead of a statement each)."""
-        if not self.dirty:
-            self.db.execute("BEGIN")
-            self.dirty = True
+        self.dirty = True
         self._journal_rows.append((match_id, n, _pack(action), seq, _pack(timers), time.time()))
 
     def journal(self, match_id: int) -> Iterator[JournalEntry]:
@@ -436,7 +605,7 @@ class Store:
         if not self._ended:
             return 0
         self.commit()
-        ended, self._ended = sorted(self._ended), set()
+        ended = sorted(self._ended)
         marks = ",".join("?" * len(ended))
         with self.db:
             self.db.execute("BEGIN")
@@ -448,11 +617,15 @@ class Store:
             moved = self.db.execute(
                 f"DELETE FROM live_journal WHERE match_id IN ({marks})", ended
             ).rowcount
+        self._ended.difference_update(ended)  # (kept for the next try if this failed)
         return int(moved)
 
     def round_over(
         self, match_id: int, round_no: int, winner: int, points: int, scores: list[int]
     ) -> None:
+        won = self._rounds_won_of(match_id, len(scores))
+        if 0 <= winner < len(won):
+            won[winner] += 1
         self._write(
             "INSERT OR REPLACE INTO rounds VALUES (?, ?, ?, ?, ?)",
             (match_id, round_no, winner, points, _dumps(scores)),
@@ -460,25 +633,37 @@ class Store:
 
     def finish_match(self, match_id: int, winner: int, scores: list[int]) -> None:
         """Record the end of a match and each seat's result, in one transaction."""
-        match = self.match(match_id)
-        if match is None:
-            return
+        meta = self._match_meta.pop(match_id, None)
+        if meta is None:  # a match restored after a restart: its row is committed
+            match = self.match(match_id)
+            if match is None:
+                return
+            meta = (match.names, match.bots)
+        rounds_won = self._rounds_won_of(match_id, len(scores))
+        del self._rounds_won[match_id]
         self._ended.add(match_id)
-        rounds_won = [0] * len(scores)
-        for (round_winner,) in self.db.execute(
-            "SELECT winner FROM rounds WHERE match_id=?", (match_id,)
-        ):
-            if 0 <= round_winner < len(rounds_won):
-                rounds_won[round_winner] += 1
         self._write(
             "UPDATE matches SET finished=?, winner=?, scores=? WHERE id=?",
             (time.time(), winner, _dumps(scores), match_id),
         )
-        for seat, (name, bot) in enumerate(zip(match.names, match.bots, strict=True)):
+        for seat, (name, bot) in enumerate(zip(*meta, strict=True)):
             self._write(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (match_id, seat, name, bot, scores[seat], seat == winner, rounds_won[seat]),
             )
+
+    def _rounds_won_of(self, match_id: int, seats: int) -> list[int]:
+        """Rounds won by each seat in a match; for a match restored after a restart,
+        counted from its committed rounds once, then kept up to date in memory."""
+        won = self._rounds_won.get(match_id)
+        if won is None:
+            won = self._rounds_won[match_id] = [0] * seats
+            for (winner,) in self.db.execute(
+                "SELECT winner FROM rounds WHERE match_id=?", (match_id,)
+            ):
+                if 0 <= winner < seats:
+                    won[winner] += 1
+        return won
 
     def match(self, match_id: int) -> MatchRecord | None:
         row = self.db.execute(
@@ -550,24 +735,70 @@ class Store:
 
     # --- grouped writes ----------------------------------------------------------------
 
-    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
-        """Run one write inside the open group, opening one if needed."""
-        if not self.dirty:
-            self.db.execute("BEGIN")
-            self.dirty = True
-        return self.db.execute(sql, params)
+    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        """Run one write inside the open group, opening one if needed. It is kept with
+        the group until the group is committed; a failure puts the store into the
+        failing state (see the module docstring) instead of raising."""
+        self._run(sql, params, False)
+
+    def _run(self, sql: str, params: Any, many: bool) -> None:
+        self._group.append((sql, params, many))
+        self.dirty = True
+        if self.failing:
+            return  # replayed by the next commit
+        try:
+            if not self.db.in_transaction:
+                self.db.execute("BEGIN")
+            if many:
+                self.db.executemany(sql, params)
+            else:
+                self.db.execute(sql, params)
+        except sqlite3.Error:
+            self._fail()
+
+    def _fail(self) -> None:
+        self.failing = True
+        if self.db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
 
     def commit(self) -> None:
-        """Make every write so far durable (against a crash of this process)."""
-        if self.dirty:
-            self._insert_journal_rows()
-            self.dirty = False
+        """Make every write so far durable (against a crash of this process).
+
+        Raises ``sqlite3.Error`` if it cannot (a full disk, for example): the store is
+        then failing and keeps the whole group, and the next call tries it again."""
+        if not self.dirty:
+            return
+        self._insert_journal_rows()
+        try:
+            if self.failing:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                self.db.execute("BEGIN")
+                for sql, params, many in self._group:
+                    if many:
+                        self.db.executemany(sql, params)
+                    else:
+                        self.db.execute(sql, params)
+            elif not self.db.in_transaction:
+                raise sqlite3.OperationalError("the open group's transaction is gone")
             self.db.execute("COMMIT")
+        except sqlite3.Error:
+            self._fail()
+            raise
+        self._group.clear()
+        self.dirty = False
+        self.failing = False
+
+    @property
+    def unsaved(self) -> int:
+        """Statements and journal rows waiting for a commit."""
+        return len(self._group) + len(self._journal_rows)
 
     def _insert_journal_rows(self) -> None:
         if self._journal_rows:
             rows, self._journal_rows = self._journal_rows, []
-            self.db.executemany("INSERT INTO live_journal VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self._run("INSERT INTO live_journal VALUES (?, ?, ?, ?, ?, ?)", rows, True)
 
 
 def _match_record(row: tuple[Any, ...]) -> MatchRecord:
@@ -583,6 +814,124 @@ def _match_record(row: tuple[Any, ...]) -> MatchRecord:
         finished=row[8],
         winner=row[9],
         scores=None if row[10] is None else json.loads(row[10]),
+    )
+
+
+def _quick_check(db: sqlite3.Connection, budget: float, max_errors: int) -> list[str] | None:
+    """``PRAGMA quick_check``: its findings (none for a sound file), or None when it was
+    cut short after ``budget`` seconds. Raises :class:`sqlite3.DatabaseError` for a file
+    too damaged to be checked.
+
+    The walk over the b-trees is a single step of SQLite's virtual machine, which a
+    progress handler cannot stop, so a thread interrupts the connection, and again
+    every few milliseconds (an interrupt that comes before the statement runs is lost)
+    until the check has ended."""
+    cut_short = False
+    ended = threading.Event()
+
+    def interrupt() -> None:
+        nonlocal cut_short
+        if ended.wait(budget):
+            return
+        cut_short = True
+        while not ended.is_set():
+            db.interrupt()
+            ended.wait(0.005)
+
+    timer = threading.Thread(target=interrupt, name="quick_check budget", daemon=True)
+    timer.start()
+    try:
+        rows = db.execute(f"PRAGMA quick_check({int(max_errors)})").fetchall()
+    except sqlite3.OperationalError:
+        if cut_short:
+            return None
+        raise
+    finally:
+        ended.set()
+        timer.join()  # no interrupt can reach a later statement
+    findings = [str(row[0]).removeprefix("*** in database main ***\n") for row in rows]
+    return [] if findings == ["ok"] else findings
+
+
+def _foreign_tables(db: sqlite3.Connection) -> list[str]:
+    """The tables that make this database another program's; none for an empty
+    database and for a maumau one (its ``meta`` table names its schema version)."""
+    names = [
+        name
+        for (name,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+    ]
+    if "meta" in names:
+        try:
+            if db.execute("SELECT 1 FROM meta WHERE key='schema'").fetchone() is not None:
+                return []
+        except sqlite3.OperationalError:  # a table "meta" of another shape
+            return names
+    ours = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
+    return [] if set(names) <= ours else names
+
+
+def _text_or_bytes(raw: bytes) -> str | bytes:
+    """A TEXT value as read by :meth:`Store._rows`: its bytes if they are not UTF-8."""
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:
+        return raw
+
+
+def _shown(value: Any) -> str:
+    """A value for a log line, however long or strange it is."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _column(name: str, value: Any, *kinds: type) -> Any:
+    """``value`` if it is one of ``kinds`` (``type(None)`` for a NULL allowed)."""
+    if not isinstance(value, kinds):
+        raise ValueError(f"{name} is {_shown(value)}")
+    return value
+
+
+def _json(name: str, value: Any, kind: type) -> Any:
+    """The JSON text ``value``, decoded; it must be a ``kind``."""
+    _column(name, value, str)
+    try:
+        decoded = json.loads(value)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    return _column(name, decoded, kind)
+
+
+def _table_record(row: tuple[Any, ...]) -> TableRecord:
+    """A row of ``tables``, checked column by column (ValueError names the first bad
+    one)."""
+    optional_text = (str, type(None))
+    seats = _json("seats", row[6], list)
+    for seat in seats:
+        _column("a seat", seat, dict)
+    return TableRecord(
+        id=_column("id", row[0], int),
+        name=_column("name", row[1], str),
+        settings=_json("settings", row[2], dict),
+        creator=_column("creator", row[3], *optional_text),
+        password=_column("password", row[4], *optional_text),
+        status=_column("status", row[5], str),
+        seats=seats,
+        seq=_column("seq", row[7], int),
+        match_id=_column("match_id", row[8], int, type(None)),
+        creator_session=_column("creator_session", row[9], *optional_text),
+    )
+
+
+def _session_record(row: tuple[Any, ...]) -> SessionRecord:
+    """A row of ``sessions`` (token hash, id, name, table id), checked column by column."""
+    return SessionRecord(
+        token_sha256=_column("token_sha256", row[0], str),
+        id=_column("id", row[1], str),
+        name=_column("name", row[2], str),
+        table_id=_column("table_id", row[3], int, type(None)),
     )
 
 

@@ -15,6 +15,12 @@ what is due; a change that brings a deadline forward moves the deadline of the c
 scope it sleeps in, without waking it. All deadlines are on ``trio.current_time()``,
 so tests drive them with ``MockClock``.
 
+While the server cannot save (see :mod:`maumau.server.server`), every table is
+*paused*: :meth:`Table.pause` stops its clock (the timer task sleeps with no deadline,
+nothing is due) and tells its people at once; :meth:`Table.resume` moves every
+deadline and pending claim later by the length of the pause, so each timer goes on
+with the time it had left.
+
 The table belongs to its creator's *session* (its id, kept in the table's record, so
 it survives restarts), never to a name: only that session may ``start_match``. When
 the creator leaves the table (``leave_table``, ``bye``, moving to another table, or
@@ -264,6 +270,7 @@ class Table:
         self.bot_catch_due: dict[int, float] = {}
         self.next_round_due: float | None = None
         self.closed = False
+        self.paused_at: float | None = None  # while the server cannot save
         self._thinking: tuple[int, int] | None = None  # (seat, action_no) a hard bot ponders
         self._sleep: trio.CancelScope | None = None  # the timer task's, while it sleeps
         self._last_round_of: object = self  # the round result _last_round_packed shows
@@ -390,6 +397,8 @@ class Table:
         self.changed()
         if self.match is not None:
             self._send_views([session])
+        if self.paused_at is not None:
+            self._send_info(urgent=True)  # why nothing else comes yet
         self._schedule()
 
     def has_connected_humans(self) -> bool:
@@ -941,6 +950,7 @@ class Table:
             state=self.status,
             creator=self.creator,
             you=self.seat_of(session) if session is not None else None,
+            paused=None if self.paused_at is None else "cannot_save",
         )
 
     def seat_infos(self) -> tuple[dict[str, Any], ...]:
@@ -973,18 +983,59 @@ class Table:
     def changed(self) -> None:
         """Seats or spectators changed: save the table, tell it and the lobby."""
         self.save()
-        # One table_info for all, but for ``you``: each seat's own number.
+        self._send_info()
+        self.server.lobby_changed()
+
+    def _send_info(self, urgent: bool = False) -> None:
+        """One table_info for all, but for ``you``: each seat's own number. ``urgent``
+        ones go out even while the server holds back what it could not save."""
         wire = self.info(None).to_wire()
+        kinds = (TableInfo,)
         for i, seat in enumerate(self.seats):
             if seat.session is not None:
                 wire["you"] = i
-                seat.session.send_frame(TableInfo, encode_frame(wire))
+                seat.session.send_frames(kinds, encode_frame(wire), urgent)
         if self.spectators:
             wire["you"] = None
             frame = encode_frame(wire)
             for session in self.spectators:
-                session.send_frame(TableInfo, frame)
-        self.server.lobby_changed()
+                session.send_frames(kinds, frame, urgent)
+
+    # --- pausing while the server cannot save -------------------------------------------
+
+    def pause(self) -> None:
+        """Stop the clock and tell everybody here at once (see the module docstring)."""
+        if self.paused_at is not None or self.closed:
+            return
+        self.paused_at = trio.current_time()
+        self._log("paused: the server cannot save")
+        self._send_info(urgent=True)
+        if self._sleep is not None:
+            self._sleep.deadline = math.inf
+
+    def resume(self) -> None:
+        """Start the clock again where it stopped."""
+        if self.paused_at is None or self.closed:
+            self.paused_at = None
+            return
+        shift = trio.current_time() - self.paused_at
+        self.paused_at = None
+
+        def later(due: float | None) -> float | None:
+            return None if due is None else due + shift
+
+        self.turn_due = later(self.turn_due)
+        self.bot_due = later(self.bot_due)
+        self.next_round_due = later(self.next_round_due)
+        for timers in (self.window_due, self.window_opened, self.bot_catch_due):
+            for key in timers:
+                timers[key] += shift
+        for seat in self.seats:
+            seat.disconnected_at = later(seat.disconnected_at)
+        self.arbiter.postpone(shift)
+        self._log(f"resumed after {shift:.1f} s")
+        self.changed()
+        self._schedule()
 
     # --- time ---------------------------------------------------------------------------
 
@@ -999,8 +1050,10 @@ class Table:
         """Recompute bot deadlines and wake the timer task."""
         match = self.match
         now = trio.current_time()
-        if match is not None and match.phase == "playing":
-            if self._bot_controlled(match.turn, now):
+        if match is not None and match.phase in ("playing", "ending"):
+            # Bots move on their turn; they catch and call also in a round's final
+            # window (phase "ending"), when nobody is on turn.
+            if match.phase == "playing" and self._bot_controlled(match.turn, now):
                 if self.bot_due is None:
                     self.bot_due = now + self.server.bot_delay
             else:
@@ -1020,6 +1073,8 @@ class Table:
                 sleep.deadline = deadline  # wakes the timer task then, not now
 
     def _next_deadline(self) -> float:
+        if self.paused_at is not None:
+            return math.inf
         candidates = [self.turn_due, self.bot_due, self.next_round_due]
         candidates += list(self.window_due.values()) + list(self.bot_catch_due.values())
         candidates.append(self.arbiter.decide_at(self._settle()))
@@ -1050,6 +1105,8 @@ class Table:
                 await trio.sleep(0)  # something is due now; still let others run
             if self.closed:
                 return
+            if self.paused_at is not None:
+                continue
             try:
                 self._tick()
                 self.server.commit_soon()  # also when nobody is connected to be sent anything
@@ -1153,6 +1210,8 @@ class Table:
         )
         if self.closed or self.match is not match or match.phase != "playing":
             return
+        if self.paused_at is not None:
+            return  # the bot moves after the pause (resume schedules it again)
         if match.action_no != action_no or match.turn != seat or action is None:
             self._schedule()  # the position changed meanwhile: think again
             return
@@ -1205,7 +1264,7 @@ class Table:
         if self._sleep is not None:
             self._sleep.cancel()
         if self.server.store is not None:
-            self.server.store.close_table(self.id)
+            self.server.store.close_table(self.id, self.match_id)
 
     def _log(self, text: str) -> None:
         log.info("table %d %r: %s", self.id, self.name, text)

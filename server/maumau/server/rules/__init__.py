@@ -31,7 +31,7 @@ from .actions import (
     action_from_record,
     action_to_record,
 )
-from .engine import IllegalAction, apply, legal_actions, new_match
+from .engine import IllegalAction, apply, gone_out, legal_actions, new_match
 from .events import Event, describe
 from .settings import Settings, SettingsError, Variant
 from .state import MatchState, RoundResult
@@ -76,6 +76,7 @@ __all__ = [
     "action_to_record",
     "apply",
     "describe",
+    "gone_out",
     "legal_actions",
     "new_match",
     "private_view",

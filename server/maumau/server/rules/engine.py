@@ -7,7 +7,10 @@ Theory of operation
 - :func:`legal_actions` lists what one seat may do now: on its turn, each playable
   card (a Jack or wild once per suit/colour it can name), drawing, passing after a
   draw, challenging a Wild Draw Four; at any time, saying Mau for its own open call
-  window and catching an opponent who can be caught.
+  window and catching an opponent who can be caught. A seat that has played its last
+  card (:func:`gone_out`) may do nothing more until the round is decided: its calls
+  and catches are refused with ``already_out``, so nothing it sends can give it cards
+  and put it back into the round.
 - :func:`apply` checks an action and, only if it is legal, carries it out in place and
   returns the events it caused. An illegal action raises :class:`IllegalAction` with a
   code and a plain-words reason, and leaves the state untouched. Nothing is ever
@@ -92,7 +95,7 @@ from .events import (
 from .settings import Settings
 from .state import CallWindow, MatchState, RoundResult
 
-__all__ = ["IllegalAction", "apply", "legal_actions", "new_match"]
+__all__ = ["IllegalAction", "apply", "catchable", "gone_out", "legal_actions", "new_match"]
 
 
 class IllegalAction(Exception):
@@ -245,7 +248,7 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
                 cards = list(dict.fromkeys(cards))
             _add_plays(actions, seat, cards, classic)
             actions.append(DRAWS[seat])
-    if state.windows:
+    if state.windows and not gone_out(state, seat):
         for window in state.windows:
             if window.seat == seat:
                 if not window.final:
@@ -268,6 +271,18 @@ def _add_plays(actions: list[Action], seat: int, cards: Iterable[int], classic: 
             actions.extend(named[card])
         else:
             actions.append(plain[card])
+
+
+def gone_out(state: MatchState, seat: int) -> bool:
+    """Whether ``seat`` has played its last card and the round waits for its final window.
+
+    Such a player makes no more calls or catches in that round (RULES.md, section 4):
+    they are not offered any, and :func:`apply` refuses them with ``already_out``. Only
+    the others may still catch them; once caught they hold cards and play on as usual.
+    """
+    if state.phase != "ending":
+        return False
+    return any(window.final and window.seat == seat for window in state.windows)
 
 
 def catchable(state: MatchState, window: CallWindow) -> bool:
@@ -620,6 +635,10 @@ def _apply_say_mau(state: MatchState, action: SayMau, events: list[Event]) -> No
         raise IllegalAction("bad_call", f"{action.call!r} is not a call; say mau or maumau")
     if state.phase in ("round_over", "match_over"):
         raise IllegalAction("round_over", "the round is over")
+    if gone_out(state, seat):
+        raise IllegalAction(
+            "already_out", "you have played your last card; you make no more calls this round"
+        )
     already_called = False
     for window in state.windows:
         if window.seat == seat and not window.final:
@@ -637,10 +656,6 @@ def _apply_say_mau(state: MatchState, action: SayMau, events: list[Event]) -> No
         raise IllegalAction(
             "window_closed", "too late: the call window for your second-to-last card has closed"
         )
-    if cards == 0 and state.phase == "ending":
-        raise IllegalAction(
-            "already_out", "you have played your last card; there is nothing to say"
-        )
     raise IllegalAction(
         "nothing_to_call",
         f"you hold {cards} cards; Mau is said when you play your second-to-last card",
@@ -655,6 +670,10 @@ def _apply_catch(state: MatchState, action: Catch, events: list[Event]) -> None:
         raise IllegalAction("catch_self", "you cannot catch yourself")
     if state.phase in ("round_over", "match_over"):
         raise IllegalAction("round_over", "the round is over")
+    if gone_out(state, seat):
+        raise IllegalAction(
+            "already_out", "you have played your last card; you make no more catches this round"
+        )
     for window in state.windows:
         if window.seat == target and catchable(state, window):
             penalty = state.settings.mau_penalty
