@@ -133,7 +133,7 @@ EXAMPLES: dict[str, Message] = {
         CatchPlayer(target=2),
         GetStats(limit=10),
         ListMatches(limit=5, mine=True),
-        GetReplay(match=3, start=40, count=20),
+        GetReplay(match=3, start=40, count=20, password="s3cret"),
         Stats(leaders=(PLAYER_STATS,), you=PLAYER_STATS),
         Matches(
             matches=(

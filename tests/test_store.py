@@ -178,7 +178,9 @@ def test_database_runs_in_wal_mode(tmp_path: Path) -> None:
     assert mode == "wal"
     store.close()
     with sqlite3.connect(tmp_path / "s.db") as db:
-        assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)
+        assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == (
+            str(SCHEMA_VERSION),
+        )
 
 
 def _rows(path: Path, table: str) -> list[tuple[int, int]]:

@@ -303,15 +303,22 @@ class ListMatches(Message):
 @_register
 @dataclass(frozen=True, slots=True)
 class GetReplay(Message):
-    """Asks for steps ``start`` .. ``start + count - 1`` of a finished match's replay."""
+    """Asks for steps ``start`` .. ``start + count - 1`` of a finished match's replay.
+    ``password`` is the table's, for a match of a table with a password."""
 
     TYPE = "get_replay"
     SENDER = "client"
-    SCHEMA = {"match": _MATCH_ID, "start": s.integer(0, 2**31), "count": s.integer(1, 50)}
-    OPTIONAL = frozenset({"start", "count"})
+    SCHEMA = {
+        "match": _MATCH_ID,
+        "start": s.integer(0, 2**31),
+        "count": s.integer(1, 50),
+        "password": s.optional(s.text(PASSWORD_MAX, 1)),
+    }
+    OPTIONAL = frozenset({"start", "count", "password"})
     match: int
     start: int = 0
     count: int = 50
+    password: str | None = None
 
 
 @_register

@@ -23,7 +23,15 @@ from pathlib import Path
 import trio
 
 from . import store
-from .server import DEFAULT_PORT, FLUSH_INTERVAL, Server, serve
+from .server import (
+    DEFAULT_PORT,
+    FLUSH_INTERVAL,
+    IDLE_TIMEOUT,
+    TABLES_PER_ADDRESS,
+    TABLES_PER_SESSION,
+    Server,
+    serve,
+)
 
 log = logging.getLogger("maumau.server")
 
@@ -42,6 +50,33 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--max-clients", type=int, default=200, help="most players online at once (default 200)"
+    )
+    parser.add_argument(
+        "--max-tables",
+        type=int,
+        default=None,
+        help="most tables open at once (default: as many as --max-clients)",
+    )
+    parser.add_argument(
+        "--tables-per-session",
+        type=int,
+        default=TABLES_PER_SESSION,
+        help="tables one player may have made that still wait for players "
+        f"(default {TABLES_PER_SESSION})",
+    )
+    parser.add_argument(
+        "--tables-per-address",
+        type=int,
+        default=TABLES_PER_ADDRESS,
+        help="tables made from one address that nobody connected is at "
+        f"(default {TABLES_PER_ADDRESS})",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=IDLE_TIMEOUT,
+        help="seconds a waiting or finished table with nobody connected, or a "
+        f"disconnected player without a seat, is kept (default {IDLE_TIMEOUT:g})",
     )
     parser.add_argument(
         "--bot-delay",
@@ -102,6 +137,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--port must be between 0 and 65535, not {args.port}")
     if args.max_clients < 1:
         parser.error("--max-clients must be at least 1")
+    if args.max_tables is not None and args.max_tables < 1:
+        parser.error("--max-tables must be at least 1")
+    if args.tables_per_session < 1 or args.tables_per_address < 1:
+        parser.error("--tables-per-session and --tables-per-address must be at least 1")
+    if not 0.1 <= args.idle_timeout <= 86_400:
+        parser.error("--idle-timeout must be between 0.1 and 86400 seconds")
     if args.move_rate <= 0:
         parser.error("--move-rate must be above 0")
     if args.bot_forgets is not None and not 0 <= args.bot_forgets <= 1:
@@ -152,6 +193,10 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
         store=db,
         hard_budget=args.hard_budget_ms / 1000,
         flush_interval=args.commit_every_ms / 1000,
+        max_tables=args.max_tables,
+        tables_per_session=args.tables_per_session,
+        tables_per_address=args.tables_per_address,
+        idle_timeout=args.idle_timeout,
     )
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:

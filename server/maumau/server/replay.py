@@ -10,13 +10,22 @@ minimum time passing before the window can close, makes no step).
 Only finished matches can be replayed: revealing the hands of a running match would
 let anyone see their opponents' cards.
 
+Matches of a table with a password are private: only the people who sat there (a
+name proven by its secret, see :meth:`Store.private_match_owner`) or whoever gives
+the table's password may list or replay them. To anybody else they do not exist:
+``get_replay`` answers ``no_such_match``, as for an id never used. The check runs on
+every request, before the cache is consulted, so a replay cached for one viewer is
+never handed to another.
+
 Rebuilding costs a few milliseconds per thousand actions; the last few replays asked
 for are kept in a small cache, so stepping through one page after another is cheap.
 """
 
 from __future__ import annotations
 
+import hmac
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import msgpack
@@ -30,6 +39,28 @@ from .table import TableError
 
 CACHED_REPLAYS = 8
 PAGE_BYTES = 48_000  # a page stays well inside one 64 KiB frame
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who asks for a match: ``owner`` is the asker's name if its secret was proved
+    (else None); ``password`` the table password the request carries, if any."""
+
+    owner: str | None = None
+    password: str | None = None
+
+
+def may_see(store: Store, record: MatchRecord, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may know of the match: every match of a table without a
+    password; one of a table with a password only for a verified player of it or
+    with that password."""
+    password = store.table_password(record.table_id)
+    if password is None:
+        return True
+    given = viewer.password
+    if given is not None and hmac.compare_digest(given.encode(), password.encode()):
+        return True
+    return viewer.owner is not None and store.private_match_owner(record, viewer.owner)
 
 
 def match_summary(store: Store, record: MatchRecord) -> dict[str, Any]:
@@ -88,13 +119,18 @@ class ReplayCache:
     def __init__(self) -> None:
         self._steps: OrderedDict[int, tuple[MatchRecord, list[dict[str, Any]]]] = OrderedDict()
 
-    def steps(self, store: Store, match_id: int) -> tuple[MatchRecord, list[dict[str, Any]]]:
-        if match_id in self._steps:
-            self._steps.move_to_end(match_id)
-            return self._steps[match_id]
-        record = store.match(match_id)
-        if record is None:
+    def steps(
+        self, store: Store, match_id: int, viewer: Viewer
+    ) -> tuple[MatchRecord, list[dict[str, Any]]]:
+        """The match's record and steps, if ``viewer`` may see it (checked every time,
+        cached or not); a match it may not see is refused as if it did not exist."""
+        cached = self._steps.get(match_id)
+        record = cached[0] if cached is not None else store.match(match_id)
+        if record is None or not may_see(store, record, viewer):
             raise TableError("no_such_match", f"there is no match {match_id}")
+        if cached is not None:
+            self._steps.move_to_end(match_id)
+            return cached
         if record.finished is None:
             raise TableError(
                 "match_running",
@@ -107,8 +143,8 @@ class ReplayCache:
             self._steps.popitem(last=False)
         return found
 
-    def page(self, store: Store, match_id: int, start: int, count: int) -> Replay:
-        record, steps = self.steps(store, match_id)
+    def page(self, store: Store, match_id: int, start: int, count: int, viewer: Viewer) -> Replay:
+        record, steps = self.steps(store, match_id, viewer)
         start = min(start, len(steps) - 1)
         page: list[dict[str, Any]] = []
         size = 0

@@ -44,6 +44,20 @@ tables resume with their timers shifted by the pause, and nothing that any clien
 told is lost. (The store keeps the failed group in memory and replays it: see
 :mod:`maumau.server.store`.)
 
+The lobby is bounded too (see :meth:`Server.check_table_limits` and
+:meth:`Server.reap`): at most ``max_tables`` open tables; a session may have made at
+most ``tables_per_session`` tables that still wait, and the tables made from one
+address that no connected player is at are at most ``tables_per_address``. A waiting
+or finished table with nobody connected at it is closed after ``idle_timeout``, and a
+disconnected session that holds no seat is forgotten after as long (at once when its
+table closes; the oldest first beyond ``LINGERING_MAX``). So what a flood of
+connect, ``create_table``, close leaves behind stays within those numbers, however
+long it runs, and the lobby lists the tables people are at first. Measured (with
+``tracemalloc``), an abandoned table with its player's session costs about 13 KB and
+a seatless session about 1.5 KB: with the defaults, what people who have gone leave
+behind stays under about 5 MB (200 tables, 1,000 sessions plus those of the last
+``REAP_INTERVAL``). ``scripts/flood-lobby`` runs the flood against the real server.
+
 Shutdown: :meth:`Server.shutdown` sends every client ``goodbye`` and gives the writers
 a bounded moment to flush before the nursery is cancelled.
 """
@@ -57,6 +71,7 @@ import logging
 import math
 import os
 import random
+import re
 import secrets
 import sqlite3
 from dataclasses import dataclass, field
@@ -126,6 +141,11 @@ SHUTDOWN_GRACE = 1.0
 MAX_VIOLATIONS = 20
 LOBBY_BUDGET = 60_000  # bytes of a lobby frame given to tables and names
 LOBBY_MAX_ONLINE = 1000
+IDLE_TIMEOUT = 60.0  # seconds an unattended table, or a seatless dropped session, is kept
+REAP_INTERVAL = 5.0  # seconds between looks for them (at most a quarter of the above)
+LINGERING_MAX = 1000  # dropped sessions without a seat kept at most, the newest
+TABLES_PER_SESSION = 3  # waiting tables one session may have made
+TABLES_PER_ADDRESS = 10  # tables made from one address that nobody connected is at
 MOVE_TYPES = frozenset({"play", "draw", "pass", "challenge", "say_mau", "catch"})
 SAVE_RETRY = 0.25  # seconds before the first retry of a failed commit; doubles each time
 SAVE_RETRY_MAX = 5.0
@@ -338,6 +358,7 @@ class Session:
     table: Table | None = None
     rtt: float | None = None
     pings: dict[int, float] = field(default_factory=dict)
+    verified: bool = False  # a hello of this session proved the name's secret
     skeleton: str = field(init=False)  # how the name is compared (see names.skeleton)
 
     def __post_init__(self) -> None:
@@ -380,6 +401,10 @@ class Server:
         flush_interval: float = FLUSH_INTERVAL,
         max_backlog: int = MAX_BACKLOG,
         save_retry: float = SAVE_RETRY,
+        max_tables: int | None = None,
+        tables_per_session: int = TABLES_PER_SESSION,
+        tables_per_address: int = TABLES_PER_ADDRESS,
+        idle_timeout: float = IDLE_TIMEOUT,
     ) -> None:
         """``bot_forgets`` (0..1) overrides how often every bot forgets to say Mau
         (None: as its level does). ``store`` keeps the journal, tables, sessions and
@@ -387,7 +412,10 @@ class Server:
         hard bot's thinking time per move in seconds (0: it moves at once).
         ``flush_interval`` is the shortest time between two flushes (group commit);
         a connection with more than ``max_backlog`` bytes waiting is dropped.
-        ``save_retry`` is the first pause before a failed commit is tried again."""
+        ``save_retry`` is the first pause before a failed commit is tried again.
+        ``max_tables`` (default: ``max_clients``), ``tables_per_session``,
+        ``tables_per_address`` and ``idle_timeout`` bound the lobby (see the module
+        docstring)."""
         self.rng = random.Random(seed)
         self.max_clients = max_clients
         self.bot_delay = bot_delay
@@ -416,6 +444,12 @@ class Server:
         self._nursery: trio.Nursery | None = None
         self._lobby_dirty = False
         self._lobby_wakeup = trio.Event()
+        self.max_tables = max_clients if max_tables is None else max_tables
+        self.tables_per_session = tables_per_session
+        self.tables_per_address = tables_per_address
+        self.idle_timeout = idle_timeout
+        self._unattended: dict[int, float] = {}  # table id -> since when nobody is there
+        self._lingering: dict[str, float] = {}  # session key -> since when it holds nothing
 
     # --- lobby ----------------------------------------------------------------------
 
@@ -423,10 +457,14 @@ class Server:
         return sorted(s.name for s in self.sessions.values() if s.connected)
 
     def lobby_message(self) -> Lobby:
-        """Tables waiting for players first, then running, then finished ones, as many
-        as fit in one frame; ``more`` counts those left out."""
+        """Tables with people (connected players or spectators) at them first; within
+        each part, tables waiting for players first, then running, then finished ones;
+        as many as fit in one frame; ``more`` counts those left out."""
         order = {"waiting": 0, "playing": 1, "finished": 2}
-        tables = sorted(self.tables.values(), key=lambda t: (order[t.status], t.id))
+        tables = sorted(
+            self.tables.values(),
+            key=lambda t: (not t.has_connected_humans(), order[t.status], t.id),
+        )
         online = tuple(self.online()[:LOBBY_MAX_ONLINE])
         budget = LOBBY_BUDGET - sum(len(name.encode()) + 3 for name in online)
         summaries = []
@@ -451,6 +489,7 @@ class Server:
         nursery.start_soon(self._flusher)
         nursery.start_soon(self._lobby_broadcaster)
         nursery.start_soon(self._archiver)
+        nursery.start_soon(self._reaper)
 
     def commit_soon(self) -> None:
         """Have the flusher commit the store's open group with its next batch."""
@@ -539,7 +578,9 @@ class Server:
                 for i, seat in enumerate(request.bots)
             },
             self.rng.randrange(2**63),
+            creator_session=session.id,
         )
+        table.origin_address = self._address_of(session)
         self.tables[table_id] = table
         assert self._nursery is not None
         self._nursery.start_soon(table.run)
@@ -560,6 +601,7 @@ class Server:
             table.leave(session)
             if table is not entering:
                 self._close_if_empty(table)
+            self._cap_abandoned(table)
 
     def _close_if_empty(self, table: Table) -> None:
         if table.closed:
@@ -586,6 +628,144 @@ class Server:
             log.info("table %d %r closed: everyone left", table.id, table.name)
         self.lobby_changed()
 
+    # --- bounds of the lobby -------------------------------------------------------------
+
+    def check_table_limits(self, session: Session) -> None:
+        """Refuse a ``create_table`` past the lobby's bounds: ``lobby_full`` with
+        ``max_tables`` open; ``too_many_tables`` when the session has made
+        ``tables_per_session`` tables that still wait, or ``tables_per_address``
+        tables made from its address have no connected player or spectator. The
+        table the session is at does not count if leaving it will close it."""
+        current = session.table
+        leaving = current if current is not None and _closes_without(current, session) else None
+        tables = [t for t in self.tables.values() if t is not leaving and not t.closed]
+        if len(tables) >= self.max_tables:
+            raise TableError(
+                "lobby_full", f"the server has {len(tables)} tables open, its most; join one"
+            )
+        made = sum(1 for t in tables if t.origin_session == session.id and t.status == "waiting")
+        if made >= self.tables_per_session:
+            raise TableError(
+                "too_many_tables", f"you have made {made} tables that are still waiting"
+            )
+        address = self._address_of(session)
+        left = sum(
+            1 for t in tables if t.origin_address == address and not t.has_connected_humans()
+        )
+        if left >= self.tables_per_address:
+            raise TableError(
+                "too_many_tables",
+                f"{left} tables made from your address have nobody at them; "
+                f"they close {self.idle_timeout:g} s after the last one leaves",
+            )
+
+    @staticmethod
+    def _address_of(session: Session) -> str | None:
+        """The host part of the session's peer address (None while disconnected)."""
+        if session.link is None:
+            return None
+        peer = session.link.peer
+        found = re.match(r"\('([^']*)'", peer)  # str() of a socket address tuple
+        return found.group(1) if found else peer
+
+    async def _reaper(self) -> None:
+        """See :meth:`reap`: every REAP_INTERVAL, or a quarter of ``idle_timeout``."""
+        interval = min(REAP_INTERVAL, self.idle_timeout / 4)
+        while True:
+            await trio.sleep(interval)
+            try:
+                self.reap()
+            except Exception:  # never let the housekeeping take the server down
+                log.exception("the lobby could not be tidied up")
+
+    def reap(self) -> None:
+        """Close the tables nobody is at and forget the sessions that hold nothing.
+
+        A table that is waiting or finished and has no connected player or spectator
+        is closed once it has been so for ``idle_timeout`` (a running match plays on
+        with bots and ends by itself). A session that is disconnected and holds no
+        seat at an open table (in the lobby, or watching) is forgotten, with its
+        token, once it has been so for ``idle_timeout``; at once if its table has
+        closed; and the oldest first beyond LINGERING_MAX. Tables and sessions
+        restored after a restart start to count when they are restored. Nothing is
+        closed or forgotten while the server cannot save (every table is paused)."""
+        if self.cannot_save:
+            return
+        now = trio.current_time()
+        unattended: dict[int, float] = {}
+        for table in list(self.tables.values()):
+            if table.closed or table.status == "playing" or table.has_connected_humans():
+                continue
+            since = self._unattended.get(table.id, now)
+            if now - since >= self.idle_timeout:
+                self._close_abandoned(table)
+            else:
+                unattended[table.id] = since
+        self._unattended = unattended
+        lingering: dict[str, float] = {}
+        for session in list(self.sessions.values()):
+            at = session.table
+            if session.connected or (
+                at is not None and not at.closed and at.seat_of(session) is not None
+            ):
+                continue
+            since = self._lingering.get(session.key, now)
+            if (at is not None and at.closed) or now - since >= self.idle_timeout:
+                self._forget(session)
+            else:
+                lingering[session.key] = since
+        excess = max(0, len(lingering) - LINGERING_MAX)
+        for key in sorted(lingering, key=lingering.__getitem__)[:excess]:
+            oldest = self.sessions.get(key)
+            if oldest is not None:
+                self._forget(oldest)
+            del lingering[key]
+        self._lingering = lingering
+        self.commit_soon()
+
+    def _cap_abandoned(self, table: Table) -> None:
+        """``table`` may just have lost its last connected player or spectator: if the
+        tables made from its address that nobody connected is at are now more than
+        ``tables_per_address`` (several connections from one address each made one
+        and left), close the oldest of them that are not running a match. So the cap
+        holds at all times, not only when a table is made."""
+        address = table.origin_address
+        if address is None or table.closed or table.has_connected_humans():
+            return
+        left = [
+            t
+            for t in self.tables.values()
+            if t.origin_address == address and not t.closed and not t.has_connected_humans()
+        ]
+        excess = len(left) - self.tables_per_address
+        for old in sorted(left, key=lambda t: t.id):
+            if excess <= 0:
+                break
+            if old.status != "playing":
+                self._close_abandoned(old, f"more than {self.tables_per_address} from {address}")
+                excess -= 1
+
+    def _close_abandoned(self, table: Table, why: str = "") -> None:
+        table.close()
+        self.tables.pop(table.id, None)
+        why = why or f"nobody was at it for {self.idle_timeout:g} s"
+        log.info("table %d %r closed: %s", table.id, table.name, why)
+        self.lobby_changed()
+
+    def _forget(self, session: Session) -> None:
+        """Forget a disconnected session: its token stops working, and a table it
+        still watches (or holds, as creator) lets it go."""
+        self.sessions.pop(session.key, None)
+        if self.store is not None:
+            try:
+                self.store.drop_session(session.key)
+            except sqlite3.Error:
+                log.exception("session of %s could not be dropped", session.name)
+        if session.table is not None and not session.table.closed:
+            self._leave_current(session)
+        session.table = None
+        log.debug("forgot the session of %s", session.name)
+
     # --- dispatch --------------------------------------------------------------------
 
     def dispatch(self, session: Session, message: Message, stamp: float) -> None:
@@ -606,6 +786,7 @@ class Server:
             session.send(self.lobby_message())
         elif isinstance(message, CreateTable):
             settings = self._check_new_table(message)
+            self.check_table_limits(session)
             self._leave_current(session)
             new = self.create_table(session, message, settings)
             session.table = new
@@ -652,7 +833,7 @@ class Server:
         elif isinstance(message, ListMatches):
             session.send(self.matches_message(session, message.limit, message.mine))
         elif isinstance(message, GetReplay):
-            session.send(self.replay_message(message))
+            session.send(self.replay_message(session, message))
         elif isinstance(message, Chat):
             problem = names.chat_problem(message.text)
             if problem is not None:
@@ -767,13 +948,28 @@ class Server:
         return Stats(tuple(store.leaderboard(limit)), store.player_stats(session.name))
 
     def matches_message(self, session: Session, limit: int, mine: bool) -> Matches:
+        """The latest finished matches; those of tables with a password only for the
+        people who sat there (see :mod:`maumau.server.replay`)."""
         store = self._need_store()
-        found = store.finished_matches(limit, session.name if mine else None)
+        owner = session.name if session.verified else None
+        found = store.finished_matches(limit, session.name if mine else None, owner)
         return Matches(tuple(replay.match_summary(store, record) for record in found))
 
-    def replay_message(self, request: GetReplay) -> Replay:
+    def replay_message(self, session: Session, request: GetReplay) -> Replay:
         store = self._need_store()
-        return self._replays.page(store, request.match, request.start, request.count)
+        viewer = replay.Viewer(session.name if session.verified else None, request.password)
+        return self._replays.page(store, request.match, request.start, request.count, viewer)
+
+    def _proves_name(self, session: Session, hello: Hello) -> bool:
+        """Whether ``hello`` carries the secret that owns the session's name (checked
+        on every hello, a resuming one too: the flag is then kept by the session)."""
+        if self.store is None or hello.secret is None:
+            return False
+        try:
+            return self.store.check_player(session.name, hello.secret, claim=False) == "ok"
+        except sqlite3.Error:
+            log.exception("the secret of %s could not be checked", session.name)
+            return False
 
     def restore(self) -> None:
         """Rebuild sessions and open tables from the store (after a restart or crash).
@@ -879,6 +1075,7 @@ class Server:
                     table.disconnected(session)
                     if not table.has_humans():
                         self._close_if_empty(table)
+                    self._cap_abandoned(table)
                 self.lobby_changed()
             with trio.move_on_after(0.5) as cleanup:
                 cleanup.shield = True
@@ -1026,6 +1223,7 @@ class Server:
         if found is None:
             return None
         session, resumed = found
+        session.verified = session.verified or self._proves_name(session, hello)
         if resumed:
             session.pings.clear()
             session.rtt = None  # a new connection may take another path
@@ -1174,6 +1372,16 @@ class Server:
         with trio.move_on_after(SHUTDOWN_GRACE):
             while self.links:
                 await trio.sleep(0.02)
+
+
+def _closes_without(table: Table, session: Session) -> bool:
+    """Whether ``table`` closes when ``session`` leaves it: it is the only human there
+    and no match is running."""
+    return (
+        table.status != "playing"
+        and all(seat.session in (None, session) for seat in table.seats)
+        and all(other is session for other in table.spectators)
+    )
 
 
 async def serve(

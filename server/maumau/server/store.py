@@ -88,7 +88,7 @@ from .names import skeleton
 
 log = logging.getLogger("maumau.server.store")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -114,7 +114,8 @@ CREATE TABLE IF NOT EXISTS tables (
     seats TEXT NOT NULL,
     seq INTEGER NOT NULL,
     match_id INTEGER,
-    open INTEGER NOT NULL DEFAULT 1
+    open INTEGER NOT NULL DEFAULT 1,
+    creator_session TEXT
 );
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -253,6 +254,7 @@ class TableRecord:
     seats: list[dict[str, Any]]
     seq: int
     match_id: int | None
+    creator_session: str | None = None  # the creator's session id (schema 3)
 
 
 @dataclass(slots=True)
@@ -317,14 +319,8 @@ class Store:
             raise StoreError(f"cannot use {self.path} as the maumau database: {error}") from None
         if row is None:
             self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] == "1":
-            # Version 2 only added live_journal (created above); version 1's journal
-            # rows, those of running matches too, stay where they are.
-            self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
-        elif row[0] != str(SCHEMA_VERSION):
-            raise StoreError(
-                f"{self.path} has database schema {row[0]}; this server knows {SCHEMA_VERSION}"
-            )
+        else:
+            self._upgrade(row[0])
         self._ended = {
             match_id
             for (match_id,) in self.db.execute(
@@ -339,6 +335,26 @@ class Store:
             *(seq for (seq,) in self.db.execute("SELECT seq FROM sqlite_sequence")),
         ]
         self._next_match_id = 1 + max(used)
+
+    def _upgrade(self, version: str) -> None:
+        """Bring a database of an older schema up to this one, in place.
+
+        Version 2 only added ``live_journal`` (created by the schema script); version
+        1's journal rows, those of running matches too, stay where they are. Version 3
+        added ``tables.creator_session``: tables of older databases have none (their
+        creator is then found among the seated players; see :meth:`Table.restore`)."""
+        if version == str(SCHEMA_VERSION):
+            return
+        if version not in ("1", "2"):
+            raise StoreError(
+                f"{self.path} has database schema {version}; this server knows {SCHEMA_VERSION}"
+            )
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        with self.db:
+            self.db.execute("BEGIN")
+            if "creator_session" not in columns:
+                self.db.execute("ALTER TABLE tables ADD COLUMN creator_session TEXT")
+            self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
 
     def close(self) -> None:
         self.commit()
@@ -460,7 +476,7 @@ class Store:
 
     def save_table(self, record: TableRecord) -> None:
         self._write(
-            "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+            "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
             (
                 record.id,
                 record.name,
@@ -471,6 +487,7 @@ class Store:
                 _dumps(record.seats),
                 record.seq,
                 record.match_id,
+                record.creator_session,
             ),
         )
 
@@ -492,8 +509,8 @@ class Store:
         so that it is reported at every start until it is repaired or deleted."""
         records: list[TableRecord] = []
         query = (
-            "SELECT id, name, settings, creator, password, status, seats, seq, match_id "
-            "FROM tables WHERE open=1 ORDER BY id"
+            "SELECT id, name, settings, creator, password, status, seats, seq, match_id, "
+            "creator_session FROM tables WHERE open=1 ORDER BY id"
         )
         for row in self._rows("tables", query):
             try:
@@ -656,18 +673,44 @@ class Store:
         ).fetchone()
         return None if row is None else _match_record(row)
 
-    def finished_matches(self, limit: int, name: str | None = None) -> list[MatchRecord]:
-        """The latest finished matches, newest first; with ``name``, only those it played."""
+    def finished_matches(
+        self, limit: int, name: str | None = None, owner: str | None = None
+    ) -> list[MatchRecord]:
+        """The latest finished matches, newest first; with ``name``, only those it played.
+
+        Matches of tables with a password are private: they are listed only when
+        ``owner`` (a name whose secret the asker proved) sat at them under a name that
+        was already reserved when the match started (see :meth:`private_match_owner`)."""
         query = (
             "SELECT id, table_id, table_name, settings, seed, names, bots, started, finished, "
-            "winner, scores FROM matches WHERE finished IS NOT NULL"
+            "winner, scores FROM matches m WHERE finished IS NOT NULL"
+            " AND (NOT EXISTS (SELECT 1 FROM tables t WHERE t.id = m.table_id"
+            " AND t.password IS NOT NULL) OR EXISTS (SELECT 1 FROM results r"
+            " JOIN players p ON p.name = r.name WHERE r.match_id = m.id AND r.bot = 0"
+            " AND r.name = ? AND p.created <= m.started))"
         )
-        params: tuple[Any, ...] = ()
+        params: tuple[Any, ...] = (owner,)
         if name is not None:
             query += " AND id IN (SELECT match_id FROM results WHERE name=? AND bot=0)"
-            params = (name,)
+            params += (name,)
         rows = self.db.execute(query + " ORDER BY finished DESC, id DESC LIMIT ?", (*params, limit))
         return [_match_record(row) for row in rows]
+
+    def table_password(self, table_id: int) -> str | None:
+        """The password of a table, open or closed (its row stays when it closes)."""
+        row = self.db.execute("SELECT password FROM tables WHERE id=?", (table_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def private_match_owner(self, match: MatchRecord, name: str) -> bool:
+        """``name`` held a human seat of ``match`` and was already reserved by its secret
+        when the match started: whoever proves that secret now is who sat there (a
+        name can be claimed only while nobody uses it, so no session under it can be
+        older than the claim)."""
+        humans = {n for n, bot in zip(match.names, match.bots, strict=False) if not bot}
+        if name not in humans:
+            return False
+        row = self.db.execute("SELECT created FROM players WHERE name=?", (name,)).fetchone()
+        return row is not None and float(row[0]) <= match.started
 
     def leaderboard(self, limit: int) -> list[dict[str, Any]]:
         """Human players by matches won, then share of matches won, then average final
@@ -878,6 +921,7 @@ def _table_record(row: tuple[Any, ...]) -> TableRecord:
         seats=seats,
         seq=_column("seq", row[7], int),
         match_id=_column("match_id", row[8], int, type(None)),
+        creator_session=_column("creator_session", row[9], *optional_text),
     )
 
 

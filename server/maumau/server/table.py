@@ -21,6 +21,13 @@ nothing is due) and tells its people at once; :meth:`Table.resume` moves every
 deadline and pending claim later by the length of the pause, so each timer goes on
 with the time it had left.
 
+The table belongs to its creator's *session* (its id, kept in the table's record, so
+it survives restarts), never to a name: only that session may ``start_match``. When
+the creator leaves the table (``leave_table``, ``bye``, moving to another table, or
+being forgotten), the table passes to the human at the lowest seat still held by a
+player, else to the spectator watching longest, else to nobody; ``table.creator``
+names whoever holds it. A creator who only disconnects keeps it.
+
 Seats are played by bots when the seat is a bot seat, when its player is *away*
 (3 turn timeouts in a row) or has been disconnected for longer than
 ``reconnect_grace_s``. A returning player takes the seat back at once.
@@ -229,17 +236,21 @@ class Table:
         table_id: int,
         name: str,
         settings: Settings,
-        creator: str,
+        creator: str | None,
         password: str | None,
         bot_seats: dict[int, str],
         seed: int,
+        creator_session: str | None = None,
     ) -> None:
         self.server = server
         self.id = table_id
         self.name = name
         self.settings = settings
         self.settings_wire = settings.to_dict()
-        self.creator = creator
+        self.creator = creator  # the name shown; the session below is who it is
+        self.creator_session = creator_session
+        self.origin_session = creator_session  # who made it, for the lobby's caps
+        self.origin_address: str | None = None  # where they connected from
         self.password = password
         self.seats = [SeatState() for _ in range(settings.seats)]
         for seat, level in bot_seats.items():
@@ -338,8 +349,26 @@ class Table:
                 else:
                     self.seats[i] = SeatState()
                 self._log(f"{session.name} leaves seat {i}")
+        if self.is_creator(session):
+            self._hand_over()
         self.changed()
         self._schedule()
+
+    def is_creator(self, session: Session) -> bool:
+        """Whether ``session`` holds the table: by its id, never by its name (another
+        connection may use the same name once the creator's session has gone)."""
+        return self.creator_session is not None and session.id == self.creator_session
+
+    def _hand_over(self) -> None:
+        """The creator has gone: the table passes to the human at the lowest seat still
+        held by a player, else to the spectator watching longest, else to nobody."""
+        heirs = [s.session for s in self.seats if s.session is not None]
+        heirs += self.spectators
+        heir = heirs[0] if heirs else None
+        self.creator = heir.name if heir is not None else None
+        self.creator_session = heir.id if heir is not None else None
+        if heir is not None:
+            self._log(f"{heir.name} holds the table now")
 
     def seat_of(self, session: Session) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -394,10 +423,9 @@ class Table:
             self._maybe_next_round()
 
     def start(self, session: Session) -> None:
-        if session.name != self.creator:
-            raise TableError(
-                "not_creator", f"only {self.creator}, who made the table, can start it"
-            )
+        if not self.is_creator(session):
+            who = f"only {self.creator}, who holds the table," if self.creator else "nobody"
+            raise TableError("not_creator", f"{who} can start it")
         if self.status == "playing":
             raise TableError("match_running", "the match is already running")
         for i, seat in enumerate(self.seats):
@@ -694,6 +722,7 @@ class Table:
             seats,
             self.seq,
             self.match_id,
+            self.creator_session,
         )
 
     def save(self) -> None:
@@ -743,6 +772,7 @@ class Table:
             elif not seat.bot and seat.name is not None and self.status == "playing":
                 seat.away = True  # nobody can come back to it: a bot plays on
             self.seats[i] = seat
+        self._restore_creator(record, sessions)
         if match is None:
             if self.status == "playing":
                 self.status = "waiting"
@@ -774,6 +804,28 @@ class Table:
         self.status = {"match_over": "finished"}.get(state.phase, "playing")
         self._log(f"restored: {len(journal)} actions replayed, phase {state.phase}")
         self._schedule()
+
+    def _restore_creator(self, record: TableRecord, sessions: dict[str, Session]) -> None:
+        """The creator's session after a restart. A record of an older database names
+        no session: the player seated under the creator's name is taken (a seat names
+        its session, so this is who sat there, not whoever uses the name now). A
+        creator whose session was not kept hands the table over."""
+        creator = record.creator_session
+        if creator is None:
+            creator = next(
+                (
+                    s.session.id
+                    for s in self.seats
+                    if s.session is not None and s.name == record.creator
+                ),
+                None,
+            )
+        if creator is not None and creator in sessions:
+            self.creator = sessions[creator].name
+            self.creator_session = creator
+        else:
+            self._hand_over()
+        self.origin_session = self.creator_session
 
     def _send_views(self, only: list[Session] | None = None, before: bytes = b"") -> None:
         """Each seat its own view, spectators the public one.
