@@ -330,9 +330,9 @@ class Store:
             )
         }
         # Ids are never reused, also those AUTOINCREMENT gave before schema 3.
-        used = [
-            self.db.execute("SELECT COALESCE(MAX(id), 0) FROM matches").fetchone()[0],
-            *(seq for (seq,) in self.db.execute("SELECT seq FROM sqlite_sequence")),
+        used: list[int] = [
+            int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM matches").fetchone()[0]),
+            *(int(seq) for (seq,) in self.db.execute("SELECT seq FROM sqlite_sequence")),
         ]
         self._next_match_id = 1 + max(used)
 
