@@ -57,6 +57,7 @@ from maumau.client.screens import (
 )
 from maumau.protocol.codec import NEED_DATA, PEER_CLOSED, Connection, RemoteProtocolError
 from maumau.protocol.messages import (
+    PROTOCOL_VERSION,
     Bye,
     ChatLine,
     Error,
@@ -236,7 +237,7 @@ class FakeServer:
 
 
 def welcome(name: str) -> Welcome:
-    return Welcome(2, "session", "resume-token", name, False)
+    return Welcome(PROTOCOL_VERSION, "session", "resume-token", name, False)
 
 
 # --- what the screen shows --------------------------------------------------------------

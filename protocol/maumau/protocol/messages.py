@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import schema as s
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 NAME_MAX = 24
 CHAT_MAX = 200
 TABLE_NAME_MAX = 32
