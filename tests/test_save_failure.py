@@ -24,17 +24,32 @@ import trio
 import trio.testing
 
 from maumau.protocol.messages import (
+    PROTOCOL_VERSION,
     DrawCard,
     Error,
     GameEvent,
+    Hello,
     MauDecision,
     Message,
     TableInfo,
     View,
 )
 from maumau.server.rules import action_from_record, apply, new_match
-from maumau.server.store import Store
+from maumau.server.server import Server
+from maumau.server.store import Store, digest
+from maumau.server.wireclient import ServerClosed, WireClient
 from test_server_mock import seat_players, start_server
+
+
+async def refused_hello(server: Server, nursery: trio.Nursery, name: str) -> Error:
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    nursery.start_soon(server.handle, server_stream)
+    client = WireClient(client_stream, name)
+    await client.send(Hello(PROTOCOL_VERSION, name))
+    with pytest.raises(ServerClosed):
+        while True:
+            await client.receive()
+    return client.errors[-1]
 
 
 @pytest.fixture
@@ -95,6 +110,15 @@ async def test_a_full_database_pauses_play_and_loses_nothing(
         "a client was told of something the database does not hold"
     )
 
+    # The news of the pause tells only what was saved: the table as last told.
+    infos = [m for m in ann.received if isinstance(m, TableInfo)]
+    assert infos[-1] is paused and infos[-2].paused is None
+    assert {**paused.to_wire(), "paused": None} == {**infos[-2].to_wire(), "paused": None}
+
+    # A new player cannot come in (nothing about them could be kept).
+    bob = await refused_hello(server, nursery, "Bob")
+    assert bob.code == "cannot_save" and bob.fatal
+
     # While it lasts: moves are refused, nothing moves, nothing about the table is sent.
     await ann.send(DrawCard())
     refused = await ann.wait_for(Error)
@@ -148,3 +172,58 @@ async def test_a_database_that_never_saves_again_keeps_the_table_paused(
     assert not any(isinstance(m, View) and m.phase == "match_over" for m in ann.received)
     assert "the database cannot save" in caplog.text
     assert "still cannot save" in caplog.text
+
+
+def test_a_write_that_can_never_succeed_is_dropped_not_retried_forever(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = Store(tmp_path / "s.db")
+    assert store.check_player("Ann", "ann-secret-0123456789") == "new"
+    store.commit()
+    # A bug's write: the same player row again (a constraint error, every time).
+    store._write("INSERT INTO players VALUES (?, ?, ?)", ("Ann", "x", 0.0))
+    store.save_session("k", "s1", "Bob", None)
+    store.commit()  # the rest of the group is saved; the store is not stuck
+    assert not store.failing and not store.dirty
+    assert "a write was refused and dropped" in caplog.text
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        assert db.execute("SELECT name FROM sessions").fetchall() == [("Bob",)]
+
+
+def test_a_full_database_keeps_the_group_and_saves_it_once_there_is_room(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "s.db")
+    store.commit()
+    fill_up(store)
+    for n in range(1, 400):
+        store.append(7, n, ["draw", 0], n, {"turn": 1000})
+    with pytest.raises(sqlite3.Error):
+        store.commit()
+    assert store.failing and store.dirty
+    store.save_session("k", "s1", "Bob", None)  # kept with the group, not run
+    with pytest.raises(sqlite3.Error):
+        store.commit()
+    make_room(store)
+    store.commit()
+    assert not store.failing and not store.dirty
+    assert [entry.n for entry in store.journal(7)] == list(range(1, 400))
+    with sqlite3.connect(tmp_path / "s.db") as db:
+        assert db.execute("SELECT name FROM sessions").fetchall() == [("Bob",)]
+
+
+def test_names_reserved_before_look_alikes_were_refused_keep_their_owners(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    Store(path).close()
+    with sqlite3.connect(path) as db:  # an older server reserved both, and a damaged name
+        db.execute("INSERT INTO players VALUES ('Ann', ?, 1)", (digest("ann-secret-0123456789"),))
+        db.execute("INSERT INTO players VALUES ('ANN', ?, 2)", (digest("ANN-secret-0123456789"),))
+        db.execute("INSERT INTO players VALUES (CAST(x'4361ff726f6c' AS TEXT), 'x', 3)")
+    store = Store(path)
+    assert store.check_player("Ann", "ann-secret-0123456789") == "ok"
+    assert store.check_player("ANN", "ANN-secret-0123456789") == "ok"
+    assert store.check_player("ANN", "ann-secret-0123456789") == "reserved"
+    assert store.check_player("aNN", "new-secret-0123456789") == "reserved"
+    assert store.check_player("Zoë", "zoe-secret-0123456789") == "new"

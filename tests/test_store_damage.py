@@ -392,6 +392,7 @@ def record(id: int) -> TableRecord:
         ("name=x'414e'", "name is b'AN'"),
         ("match_id='one'", "match_id is 'one'"),
         ("creator=x'01'", "creator is b'\\x01'"),
+        ("seats='" + "[" * 100_000 + "]" * 100_000 + "'", "maximum recursion depth"),
     ],
 )
 def test_each_unreadable_table_row_is_skipped(

@@ -296,11 +296,14 @@ class Link:
 
     def hold(self) -> None:
         """The store failed to commit what the waiting frames depend on: keep them back
-        (all but a frame partly written already, which was saved before)."""
+        (all but a frame partly written already, which was saved before; and on a
+        closing connection its last frame, the goodbye or error that ends it, which
+        nothing comes after)."""
         out = self.out
-        keep = 1 if out and isinstance(out[0], memoryview) else 0
-        self.held[:0] = [bytes(frame) for frame in out[keep:]]
-        del out[keep:]
+        first = 1 if out and isinstance(out[0], memoryview) else 0
+        last = len(out) - 1 if self.closing and len(out) > first else len(out)
+        self.held[:0] = [bytes(frame) for frame in out[first:last]]
+        del out[first:last]
 
     def release(self) -> None:
         """The store saved again: send what was held, in order."""
@@ -439,6 +442,7 @@ class Server:
         self.max_backlog = max_backlog
         self.save_retry = save_retry
         self.cannot_save = False  # the store failed to commit; see the module docstring
+        self.infos_sent: set[Table] = set()  # tables whose info_sent the commit saves
         self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
         self._replays = replay.ReplayCache()
         self._nursery: trio.Nursery | None = None
@@ -869,6 +873,7 @@ class Server:
                 table.write_record()
         store = self.store
         if store is None or not store.dirty:
+            self._saved()
             return True
         if self.cannot_save:
             return False  # _retry_saving tries again, with backoff
@@ -877,7 +882,15 @@ class Server:
         except sqlite3.Error as error:
             self._saving_failed(error)
             return False
+        self._saved()
         return True
+
+    def _saved(self) -> None:
+        """Everything sent so far is saved: so is each table's last table_info."""
+        if self.infos_sent:
+            for table in self.infos_sent:
+                table.info_saved = table.info_sent
+            self.infos_sent.clear()
 
     def _saving_failed(self, error: sqlite3.Error) -> None:
         """The store could not commit: hold every frame that may depend on it, pause
@@ -899,7 +912,7 @@ class Server:
 
     async def _retry_saving(self) -> None:
         assert self.store is not None
-        delay = self.save_retry
+        delay = max(self.save_retry, 0.01)
         started = trio.current_time()
         while self.cannot_save:
             await trio.sleep(delay)
@@ -910,6 +923,7 @@ class Server:
                     table.write_record()
             try:
                 self.store.commit()
+                self._saved()
             except sqlite3.Error as error:
                 log.warning(
                     "the database still cannot save (%s); %d changes wait; next try in %g s",
@@ -924,6 +938,9 @@ class Server:
         """The store saved again: send what was held and let the tables play on."""
         log.warning("the database saves again after %.1f s; play resumes", paused_for)
         self.cannot_save = False
+        # Nobody could sit or come back during the pause: it does not count as idle.
+        self._unattended = {key: t + paused_for for key, t in self._unattended.items()}
+        self._lingering = {key: t + paused_for for key, t in self._lingering.items()}
         for link in list(self.links):
             link.release()
         for table in list(self.tables.values()):
@@ -1026,6 +1043,7 @@ class Server:
                     log.exception("table %d could not be closed", table_record.id)
                 continue
             self.tables[table.id] = table
+            table.info_saved = table.info(None).to_wire()  # as the store has it
             assert self._nursery is not None
             self._nursery.start_soon(table.run)
             restored += 1
@@ -1098,8 +1116,12 @@ class Server:
                         link.out_bytes -= len(data)
                         continue
                     await trio.lowlevel.wait_writable(fd)
-                    with contextlib.suppress(BlockingIOError):
-                        link.write_some()
+                    # Frames may have come while it waited: commit them too (a failed
+                    # commit holds them, and only what may go is left to write).
+                    self.commit()
+                    if link.out:
+                        with contextlib.suppress(BlockingIOError):
+                            link.write_some()
                 if link.closing:
                     break
                 link.backlogged = fd is None
@@ -1302,6 +1324,14 @@ class Server:
                 mine.key = digest(mine.resume)
                 self.sessions[mine.key] = mine
                 return mine, True
+        if self.cannot_save:
+            # A new session could not be kept; and what waits to be saved stays bounded.
+            self._refuse(
+                "cannot_save",
+                "the server cannot save right now (its disk may be full); try again soon",
+                link,
+            )
+            return None
         connected = sum(1 for s in self.sessions.values() if s.connected)
         if connected >= self.max_clients:
             self._refuse("server_full", "the server is full", link)

@@ -302,7 +302,7 @@ class Store:
         self._group: list[tuple[str, Any, bool]] = []
         self._match_meta: dict[int, tuple[list[str], list[bool]]] = {}  # names, bots
         self._rounds_won: dict[int, list[int]] = {}  # per seat, of matches running
-        self._players: dict[str, tuple[str, str]] | None = None  # see _reserved
+        self._players: set[str] | None = None  # see _reserved
         self._ended: set[int] = set()  # matches over whose rows are still in live_journal
         self._lock: IO[bytes] | None = None
         if self.path != ":memory:":
@@ -413,29 +413,32 @@ class Store:
         free and is now reserved with this secret; only with ``claim``), ``free`` (not
         reserved), or ``reserved`` (it, or a name that looks the same, belongs to
         another secret). Names are compared by :func:`names.skeleton`."""
+        row = self.db.execute("SELECT secret_sha256 FROM players WHERE name=?", (name,)).fetchone()
+        if row is not None:  # the name itself is reserved
+            hashed = row[0]
+            mine = secret is not None and isinstance(hashed, str)
+            return "ok" if mine and same_digest(hashed, digest(secret or "")) else "reserved"
         reserved = self._reserved()
         key = skeleton(name)
-        found = reserved.get(key)
-        if found is None:
-            if secret is None or not claim or self.failing:
-                # (While the store cannot save, a claim could not be kept: none is made.)
-                return "free"
-            hashed = digest(secret)
-            self._write("INSERT INTO players VALUES (?, ?, ?)", (name, hashed, time.time()))
-            reserved[key] = (name, hashed)
-            return "new"
-        owner, hashed = found
-        if owner == name and secret is not None and same_digest(hashed, digest(secret)):
-            return "ok"
-        return "reserved"
+        if key in reserved:
+            return "reserved"  # a name that looks the same is someone else's
+        if secret is None or not claim or self.failing:
+            # (While the store cannot save, a claim could not be kept: none is made.)
+            return "free"
+        self._write("INSERT INTO players VALUES (?, ?, ?)", (name, digest(secret), time.time()))
+        reserved.add(key)
+        return "new"
 
-    def _reserved(self) -> dict[str, tuple[str, str]]:
-        """Every reserved name and its secret's digest, by skeleton (read once)."""
+    def _reserved(self) -> set[str]:
+        """The skeletons of every reserved name, read once. A name that is not UTF-8
+        is read with its bad bytes replaced: it still reserves what it looks like."""
         if self._players is None:
-            self._players = {}
-            rows = self.db.execute("SELECT name, secret_sha256 FROM players ORDER BY created")
-            for name, hashed in rows:
-                self._players.setdefault(skeleton(name), (name, hashed))
+            found: set[str] = set()
+            rows = self.db.execute("SELECT CAST(name AS BLOB) FROM players")
+            for (raw,) in rows:
+                if isinstance(raw, bytes):
+                    found.add(skeleton(raw.decode("utf-8", "replace")))
+            self._players = found
         return self._players
 
     # --- sessions --------------------------------------------------------------------
@@ -459,7 +462,7 @@ class Store:
         for row in self._rows("sessions", query):
             try:
                 records.append(_session_record(row[1:]))
-            except ValueError as error:
+            except Exception as error:  # whatever a damaged row holds
                 log.error(
                     "session %s (row %s) cannot be read (%s): skipped",
                     _shown(row[2]),
@@ -515,7 +518,7 @@ class Store:
         for row in self._rows("tables", query):
             try:
                 records.append(_table_record(row))
-            except ValueError as error:
+            except Exception as error:  # whatever a damaged row holds
                 log.error("table %s cannot be read (%s): skipped", _shown(row[0]), error)
         return records
 
@@ -753,8 +756,14 @@ class Store:
                 self.db.executemany(sql, params)
             else:
                 self.db.execute(sql, params)
-        except sqlite3.Error:
-            self._fail()
+        except sqlite3.Error as error:
+            if transient(error):
+                self._fail()
+                return
+            # A write that can never succeed (a bug, a constraint): it is dropped and
+            # said loudly, rather than stopping every later commit.
+            self._group.pop()
+            log.error("a write was refused and dropped (%s): %s %.200r", error, sql, params)
 
     def _fail(self) -> None:
         self.failing = True
@@ -775,11 +784,7 @@ class Store:
                 if self.db.in_transaction:
                     self.db.execute("ROLLBACK")
                 self.db.execute("BEGIN")
-                for sql, params, many in self._group:
-                    if many:
-                        self.db.executemany(sql, params)
-                    else:
-                        self.db.execute(sql, params)
+                self._replay_group()
             elif not self.db.in_transaction:
                 raise sqlite3.OperationalError("the open group's transaction is gone")
             self.db.execute("COMMIT")
@@ -790,6 +795,24 @@ class Store:
         self.dirty = False
         self.failing = False
 
+    def _replay_group(self) -> None:
+        """Run the open group's statements again, in a new transaction; one that can
+        never succeed (not for want of space or a working disk) is dropped and said."""
+        kept: list[tuple[str, Any, bool]] = []
+        for sql, params, many in self._group:
+            try:
+                if many:
+                    self.db.executemany(sql, params)
+                else:
+                    self.db.execute(sql, params)
+            except sqlite3.Error as error:
+                if transient(error):
+                    raise
+                log.error("a write was refused and dropped (%s): %s %.200r", error, sql, params)
+                continue
+            kept.append((sql, params, many))
+        self._group = kept
+
     @property
     def unsaved(self) -> int:
         """Statements and journal rows waiting for a commit."""
@@ -799,6 +822,21 @@ class Store:
         if self._journal_rows:
             rows, self._journal_rows = self._journal_rows, []
             self._run("INSERT INTO live_journal VALUES (?, ?, ?, ?, ?, ?)", rows, True)
+
+
+# SQLite's primary result codes that are a statement's own fault: it fails the same way
+# on every try, whatever the disk does (ERROR, TOOBIG, CONSTRAINT, MISMATCH, MISUSE,
+# RANGE). Every other failure (a full or failing disk, locks, memory, a damaged file)
+# is the database's: the group is kept and tried again, and nothing is acknowledged.
+STATEMENT_CODES = frozenset({1, 18, 19, 20, 21, 25})
+
+
+def transient(error: sqlite3.Error) -> bool:
+    """Whether ``error`` is the database's and not the statement's (see above)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:  # raised by the sqlite3 module itself: a misuse, or a closed database
+        return isinstance(error, sqlite3.OperationalError)
+    return code & 0xFF not in STATEMENT_CODES
 
 
 def _match_record(row: tuple[Any, ...]) -> MatchRecord:

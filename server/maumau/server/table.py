@@ -271,6 +271,9 @@ class Table:
         self.next_round_due: float | None = None
         self.closed = False
         self.paused_at: float | None = None  # while the server cannot save
+        # The last table_info sent, and the last one known saved (see _send_pause).
+        self.info_sent: dict[str, Any] | None = None
+        self.info_saved: dict[str, Any] | None = None
         self._thinking: tuple[int, int] | None = None  # (seat, action_no) a hard bot ponders
         self._sleep: trio.CancelScope | None = None  # the timer task's, while it sleeps
         self._last_round_of: object = self  # the round result _last_round_packed shows
@@ -379,7 +382,7 @@ class Table:
     def disconnected(self, session: Session) -> None:
         seat = self.seat_of(session)
         if seat is not None:
-            self.seats[seat].disconnected_at = trio.current_time()
+            self.seats[seat].disconnected_at = self.now()
             self._log(f"{session.name} (seat {seat}) disconnected; the seat is kept")
         if session in self.spectators:
             self.spectators.remove(session)
@@ -398,7 +401,7 @@ class Table:
         if self.match is not None:
             self._send_views([session])
         if self.paused_at is not None:
-            self._send_info(urgent=True)  # why nothing else comes yet
+            self._send_pause()  # why nothing else comes yet
         self._schedule()
 
     def has_connected_humans(self) -> bool:
@@ -990,16 +993,39 @@ class Table:
         """One table_info for all, but for ``you``: each seat's own number. ``urgent``
         ones go out even while the server holds back what it could not save."""
         wire = self.info(None).to_wire()
+        if self.server.store is not None:
+            self.info_sent = dict(wire)
+            self.server.infos_sent.add(self)
+        self._send_wire(wire, urgent)
+
+    def _send_wire(self, wire: dict[str, Any], urgent: bool, seat_names: bool = False) -> None:
+        """Send ``wire`` (a table_info) to everybody here, each seat with its own
+        ``you``; with ``seat_names``, only where that seat in ``wire`` has its name."""
         kinds = (TableInfo,)
+        shown = wire["seats"]
         for i, seat in enumerate(self.seats):
             if seat.session is not None:
-                wire["you"] = i
+                mine = not seat_names or (i < len(shown) and shown[i]["name"] == seat.name)
+                wire["you"] = i if mine else None
                 seat.session.send_frames(kinds, encode_frame(wire), urgent)
         if self.spectators:
             wire["you"] = None
             frame = encode_frame(wire)
             for session in self.spectators:
                 session.send_frames(kinds, frame, urgent)
+
+    def _send_pause(self) -> None:
+        """Tell everybody here that the table is paused, at once (past what is held
+        back), with the table as it was last saved: what has not been saved is not
+        told, not even in this. (A table never saved is not told anything.)"""
+        saved = self.info_saved
+        if saved is not None:
+            self._send_wire({**saved, "paused": "cannot_save"}, urgent=True, seat_names=True)
+
+    def now(self) -> float:
+        """The table's clock: stopped while the table is paused."""
+        paused = self.paused_at
+        return trio.current_time() if paused is None else paused
 
     # --- pausing while the server cannot save -------------------------------------------
 
@@ -1009,7 +1035,7 @@ class Table:
             return
         self.paused_at = trio.current_time()
         self._log("paused: the server cannot save")
-        self._send_info(urgent=True)
+        self._send_pause()
         if self._sleep is not None:
             self._sleep.deadline = math.inf
 
@@ -1049,7 +1075,7 @@ class Table:
     def _schedule(self) -> None:
         """Recompute bot deadlines and wake the timer task."""
         match = self.match
-        now = trio.current_time()
+        now = self.now()
         if match is not None and match.phase in ("playing", "ending"):
             # Bots move on their turn; they catch and call also in a round's final
             # window (phase "ending"), when nobody is on turn.
