@@ -79,10 +79,7 @@ from .records import (
 from .screens import Banner, ConnectScreen, LobbyScreen, TableScreen
 
 BACKOFF = (0.5, 1, 2, 4, 8)
-PAUSED_TEXT = (
-    "The server cannot save (its disk may be full): play is paused and nothing is lost; "
-    "it goes on by itself"
-)
+PAUSED_TEXT = "Paused: the server cannot save (its disk may be full). Nothing is lost."
 ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓": "Down"}
 
 

@@ -815,8 +815,8 @@ class TableScreen(Screen[None]):
         self.refresh_model(full=True)
 
     def _tick(self) -> None:
-        if self.seconds_left is not None:
-            self.seconds_left = max(0.0, self.seconds_left - 1)
+        if self.seconds_left is not None and not self.mau_app.model.paused:
+            self.seconds_left = max(0.0, self.seconds_left - 1)  # (a pause stops the clock)
             self._draw_pile()
 
     # --- drawing -----------------------------------------------------------------
