@@ -752,10 +752,7 @@ class Store:
         try:
             if not self.db.in_transaction:
                 self.db.execute("BEGIN")
-            if many:
-                self.db.executemany(sql, params)
-            else:
-                self.db.execute(sql, params)
+            self._execute(sql, params, many)
         except sqlite3.Error as error:
             if transient(error):
                 self._fail()
@@ -763,7 +760,13 @@ class Store:
             # A write that can never succeed (a bug, a constraint): it is dropped and
             # said loudly, rather than stopping every later commit.
             self._group.pop()
-            log.error("a write was refused and dropped (%s): %s %.200r", error, sql, params)
+            _dropped(error, sql, params)
+
+    def _execute(self, sql: str, params: Any, many: bool) -> None:
+        if many:
+            self.db.executemany(sql, params)
+        else:
+            self.db.execute(sql, params)
 
     def _fail(self) -> None:
         self.failing = True
@@ -801,14 +804,11 @@ class Store:
         kept: list[tuple[str, Any, bool]] = []
         for sql, params, many in self._group:
             try:
-                if many:
-                    self.db.executemany(sql, params)
-                else:
-                    self.db.execute(sql, params)
+                self._execute(sql, params, many)
             except sqlite3.Error as error:
                 if transient(error):
                     raise
-                log.error("a write was refused and dropped (%s): %s %.200r", error, sql, params)
+                _dropped(error, sql, params)
                 continue
             kept.append((sql, params, many))
         self._group = kept
@@ -829,6 +829,10 @@ class Store:
 # RANGE). Every other failure (a full or failing disk, locks, memory, a damaged file)
 # is the database's: the group is kept and tried again, and nothing is acknowledged.
 STATEMENT_CODES = frozenset({1, 18, 19, 20, 21, 25})
+
+
+def _dropped(error: sqlite3.Error, sql: str, params: Any) -> None:
+    log.error("a write was refused and dropped (%s): %s %.200r", error, sql, params)
 
 
 def transient(error: sqlite3.Error) -> bool:
