@@ -12,14 +12,10 @@ call windows; and the turn timer must go on with the time it had left.
 
 from __future__ import annotations
 
-import os
 import random
-import re
 import signal
 import sqlite3
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -27,9 +23,8 @@ import trio
 
 from maumau.protocol.messages import CreateTable, JoinTable, PlayCard, Ready, View
 from maumau.server.wireclient import ServerClosed, WireClient
-from wire_helpers import free_port, move_for, play_scripted
+from wire_helpers import free_port, move_for, play_scripted, start_server_process
 
-SERVER = [sys.executable, "-m", "maumau.server.cli"]
 COMPARED = [
     "seat",
     "phase",
@@ -54,37 +49,9 @@ COMPARED = [
 
 
 def start(db: Path, port: int) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [
-            *SERVER,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--bot-delay",
-            "0.05",
-            "--hard-budget-ms",
-            "30",
-            "--seed",
-            "5",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert process.stdout is not None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if re.search(r"listening on port (\d+)", line):
-            return process
-        if not line and process.poll() is not None:
-            break
-    process.kill()
-    raise AssertionError(f"server did not start: {process.stderr.read()}")  # type: ignore[union-attr]
+    options = ["--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
+    options += ["--bot-delay", "0.05", "--hard-budget-ms", "30", "--seed", "5"]
+    return start_server_process(*options)[0]
 
 
 async def drain_until_quiet(client: WireClient, quiet: float) -> None:

@@ -23,8 +23,6 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,9 +40,7 @@ from maumau.protocol.messages import (
 )
 from maumau.server.wireclient import WireClient
 from test_crash_recovery import compared, drain_until_quiet
-from wire_helpers import free_port, move_for
-
-SERVER = [sys.executable, "-m", "maumau.server.cli"]
+from wire_helpers import free_port, move_for, start_server_process
 
 
 @contextlib.contextmanager
@@ -82,35 +78,9 @@ def fill(disk: Path) -> Path:
 
 
 def start(db: Path, port: int, log: Path) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [
-            *SERVER,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--bot-delay",
-            "0.05",
-            "--seed",
-            "5",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=open(log, "a"),  # noqa: SIM115 - the child holds it
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert process.stdout is not None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if "listening on port" in line:
-            return process
-        if not line and process.poll() is not None:
-            break
-    process.kill()
-    raise AssertionError(f"server did not start: {log.read_text()}")
+    options = ["--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
+    with open(log, "a") as stderr:  # the child keeps its own copy
+        return start_server_process(*options, "--bot-delay", "0.05", stderr=stderr)[0]
 
 
 def committed_seq(db: Path) -> int:

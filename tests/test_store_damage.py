@@ -19,14 +19,11 @@ the check at opening.
 from __future__ import annotations
 
 import logging
-import os
 import random
-import re
 import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,8 +36,10 @@ from maumau.protocol.messages import CreateTable, Lobby, StartMatch, TableInfo, 
 from maumau.server import store as store_module
 from maumau.server.store import Store, StoreDamaged, TableRecord
 from maumau.server.wireclient import ServerClosed, WireClient
+from wire_helpers import SERVER_CLI, start_server_process
 
-SERVER = [sys.executable, "-m", "maumau.server.cli", "--host", "127.0.0.1", "--port", "0"]
+OPTIONS = ["--host", "127.0.0.1", "--port", "0"]
+SERVER = [*SERVER_CLI, *OPTIONS]
 NAMES = ("Alpha", "Bravo", "Charlie")
 
 
@@ -56,25 +55,7 @@ class Built:
 
 def start(db: Path) -> tuple[subprocess.Popen[str], int]:
     """Start the real server on ``db``; its port once it listens."""
-    process = subprocess.Popen(
-        [*SERVER, "--db", str(db), "--seed", "7", "--bot-delay", "0.05"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert process.stdout is not None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        found = re.search(r"listening on port (\d+)", line)
-        if found:
-            return process, int(found.group(1))
-        if not line and process.poll() is not None:
-            break
-    process.kill()
-    _, err = process.communicate(timeout=10)
-    raise AssertionError(f"the server did not start: {err}")
+    return start_server_process(*OPTIONS, "--db", str(db), "--seed", "7", "--bot-delay", "0.05")
 
 
 def stop(process: subprocess.Popen[str]) -> str:

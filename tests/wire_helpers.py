@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import random
+import re
 import socket
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +27,35 @@ from maumau.protocol.messages import (
     View,
 )
 from maumau.server.wireclient import ServerClosed, WireClient
+
+SERVER_CLI = [sys.executable, "-m", "maumau.server.cli"]
+
+
+def start_server_process(
+    *options: str, stderr: Any = subprocess.PIPE
+) -> tuple[subprocess.Popen[str], int]:
+    """Start the real ``maumau-server`` with ``options``; (the process, its port) once
+    it listens. Its stdout is read up to the "listening" line; ``stderr`` is where its
+    log goes (a pipe by default; a file for a long run, which a pipe could block)."""
+    process = subprocess.Popen(
+        [*SERVER_CLI, *options],
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        found = re.search(r"listening on port (\d+)", line)
+        if found:
+            return process, int(found.group(1))
+        if not line and process.poll() is not None:
+            break
+    process.kill()
+    _, err = process.communicate(timeout=10)
+    raise AssertionError(f"the server did not start: {err}")
 
 
 def free_port() -> int:
