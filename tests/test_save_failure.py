@@ -24,32 +24,18 @@ import trio
 import trio.testing
 
 from maumau.protocol.messages import (
-    PROTOCOL_VERSION,
     DrawCard,
     Error,
     GameEvent,
-    Hello,
     MauDecision,
     Message,
     TableInfo,
     View,
 )
 from maumau.server.rules import action_from_record, apply, new_match
-from maumau.server.server import Server
 from maumau.server.store import Store, digest
-from maumau.server.wireclient import ServerClosed, WireClient
+from test_names_server import refused as refused_hello
 from test_server_mock import seat_players, start_server
-
-
-async def refused_hello(server: Server, nursery: trio.Nursery, name: str) -> Error:
-    client_stream, server_stream = trio.testing.memory_stream_pair()
-    nursery.start_soon(server.handle, server_stream)
-    client = WireClient(client_stream, name)
-    await client.send(Hello(PROTOCOL_VERSION, name))
-    with pytest.raises(ServerClosed):
-        while True:
-            await client.receive()
-    return client.errors[-1]
 
 
 @pytest.fixture
