@@ -4,6 +4,9 @@ Every trio test runs under a deadline inside trio (``trio.fail_after``), not
 pytest-timeout, which corrupts trio's state. Under ``MockClock`` the deadline is in
 virtual seconds, so a hang fails at once. Mark a test ``@pytest.mark.deadline(S)`` to
 change it.
+
+The wire client and the delaying proxy that tests and benchmarks share are tools, not
+part of the product: they live in ``scripts/lib`` (which this puts on ``sys.path``).
 """
 
 from __future__ import annotations
@@ -11,12 +14,15 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts" / "lib"))
 
 DEFAULT_DEADLINE = 120.0
 

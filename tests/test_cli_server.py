@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 import trio
+from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.messages import CreateTable, Goodbye, StartMatch, TableInfo
-from maumau.server.wireclient import ServerClosed, WireClient
 from wire_helpers import play_scripted
 
 SERVER = [sys.executable, "-m", "maumau.server.cli"]

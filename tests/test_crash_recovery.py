@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 import trio
+from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.messages import CreateTable, JoinTable, PlayCard, Ready, View
-from maumau.server.wireclient import ServerClosed, WireClient
 from wire_helpers import free_port, move_for, play_scripted, start_server_process
 
 COMPARED = [

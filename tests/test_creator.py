@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.messages import (
     PROTOCOL_VERSION,
@@ -36,7 +37,6 @@ from maumau.protocol.messages import (
 from maumau.server.server import Server, Session, serve
 from maumau.server.store import SCHEMA, SCHEMA_VERSION, Store, digest
 from maumau.server.table import TableError
-from maumau.server.wireclient import ServerClosed, WireClient
 from test_crash_recovery import start
 from wire_helpers import free_port
 

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from lagproxy import LagProxy, relay
 
-from maumau.server.lagproxy import LagProxy, relay
 from maumau.server.server import Server
 
 ROOT = Path(__file__).resolve().parent.parent

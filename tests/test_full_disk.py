@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from wireclient import WireClient
 
 from maumau.protocol.messages import (
     CreateTable,
@@ -38,7 +39,6 @@ from maumau.protocol.messages import (
     TableInfo,
     View,
 )
-from maumau.server.wireclient import WireClient
 from test_crash_recovery import compared, drain_until_quiet
 from wire_helpers import free_port, move_for, start_server_process
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import trio
+from wireclient import WireClient
 
 from helpers import table as position
 from maumau.protocol.messages import (
@@ -31,7 +32,6 @@ from maumau.protocol.messages import (
     View,
 )
 from maumau.server.server import Server, serve
-from maumau.server.wireclient import WireClient
 
 # Per variant: the hands of Ann, Bob and Cora, the top card, the stock (in draw order),
 # and the cards Bob (his second-to-last), Cora and Ann (her last) play.

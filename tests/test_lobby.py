@@ -8,6 +8,7 @@ import contextlib
 import pytest
 import trio
 import trio.testing
+from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.codec import encode_frame
 from maumau.protocol.messages import (
@@ -31,7 +32,6 @@ from maumau.protocol.messages import (
     View,
     WatchTable,
 )
-from maumau.server.wireclient import ServerClosed, WireClient
 from test_server_mock import connect, seat_players, start_server
 
 

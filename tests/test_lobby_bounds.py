@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from wireclient import WireClient
 
 from maumau.protocol.messages import (
     PROTOCOL_VERSION,
@@ -32,7 +33,6 @@ from maumau.protocol.messages import (
 from maumau.server import server as server_module
 from maumau.server.server import Server, serve
 from maumau.server.store import Store
-from maumau.server.wireclient import WireClient
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = {"variant": "american", "seats": 10}  # large summaries: few fit in a frame

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
+from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.messages import (
     PROTOCOL_VERSION,
@@ -21,7 +22,6 @@ from maumau.protocol.messages import (
 )
 from maumau.server.server import Server
 from maumau.server.store import Store
-from maumau.server.wireclient import ServerClosed, WireClient
 from test_server_mock import connect, start_server
 
 CYRILLIC_ANN = "\u0410nn"  # А (Cyrillic capital A), n, n

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
+from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.messages import (
     PROTOCOL_VERSION,
@@ -30,7 +31,6 @@ from maumau.protocol.messages import (
     WatchTable,
 )
 from maumau.server.store import Store
-from maumau.server.wireclient import ServerClosed, WireClient
 from test_server_mock import connect, seat_players, start_server
 
 

@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 import trio
+from wireclient import WireClient
 
 from maumau.protocol.messages import (
     Bye,
@@ -29,7 +30,6 @@ from maumau.protocol.messages import (
 )
 from maumau.server.server import Server, serve
 from maumau.server.store import Store
-from maumau.server.wireclient import WireClient
 from wire_helpers import play_scripted
 
 FAST = {"target_score": 1, "mau_window_ms": 100}

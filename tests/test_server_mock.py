@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
+from wireclient import ServerClosed, WireClient
 
 from helpers import table as position
 from maumau.protocol.messages import (
@@ -27,7 +28,6 @@ from maumau.protocol.messages import (
 )
 from maumau.server.server import Server
 from maumau.server.table import Table
-from maumau.server.wireclient import ServerClosed, WireClient
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 import msgpack
 import pytest
 import trio
+from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.cards import AMERICAN_DECK, CLASSIC_DECK, CODE_OF
 from maumau.protocol.messages import (
@@ -28,7 +29,6 @@ from maumau.protocol.messages import (
     Welcome,
 )
 from maumau.server.server import Server, serve
-from maumau.server.wireclient import ServerClosed, WireClient
 from wire_helpers import play_scripted, wait_view
 
 FAST = {"mau_window_ms": 100}

@@ -31,11 +31,11 @@ from pathlib import Path
 
 import pytest
 import trio
+from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.messages import CreateTable, Lobby, StartMatch, TableInfo, View
 from maumau.server import store as store_module
 from maumau.server.store import Store, StoreDamaged, TableRecord
-from maumau.server.wireclient import ServerClosed, WireClient
 from wire_helpers import SERVER_CLI, start_server_process
 
 OPTIONS = ["--host", "127.0.0.1", "--port", "0"]

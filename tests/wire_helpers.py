@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import trio
+from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.messages import (
     CatchPlayer,
@@ -26,7 +27,6 @@ from maumau.protocol.messages import (
     SayMau,
     View,
 )
-from maumau.server.wireclient import ServerClosed, WireClient
 
 SERVER_CLI = [sys.executable, "-m", "maumau.server.cli"]
 
