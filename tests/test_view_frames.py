@@ -28,7 +28,8 @@ from maumau.server.rules import (
 )
 from maumau.server.rules.engine import catchable
 from maumau.server.server import Server
-from maumau.server.table import PRIVATE_KEYS, Table, action_to_wire, view_frame
+from maumau.server.table import Table
+from maumau.server.table.frames import PRIVATE_KEYS, action_to_wire, view_frame
 
 
 def reference_view(table: Table, seat: int | None) -> dict[str, Any]:

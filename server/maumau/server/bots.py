@@ -79,6 +79,8 @@ __all__ = [
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
+# The names bots take at a table, in this order; no player may take one of them.
+BOT_NAMES = ["Ada", "Bert", "Cleo", "Dan", "Edda", "Finn", "Greta", "Hugo", "Ines", "Jo"]
 MIN_REACTION_S = 0.3
 """No bot ever catches or calls faster than this after a play."""
 

@@ -33,9 +33,9 @@ import msgpack
 from maumau.protocol.cards import CODE_OF, COLOUR_CODES, SUIT_CODES
 from maumau.protocol.messages import Replay
 
+from .errors import TableError
 from .rules import Settings, action_from_record, apply, describe, new_match, public_view
 from .store import MatchRecord, Store
-from .table import TableError
 
 CACHED_REPLAYS = 8
 PAGE_BYTES = 48_000  # a page stays well inside one 64 KiB frame

@@ -122,9 +122,11 @@ from maumau.protocol.messages import (
 )
 
 from . import bots, names, replay
+from .bots import BOT_NAMES
+from .errors import TableError
 from .rules import IllegalAction, Settings, SettingsError
 from .store import Store, digest
-from .table import BOT_NAMES, Table, TableError
+from .table import Table
 
 log = logging.getLogger("maumau.server")
 
@@ -884,6 +886,12 @@ class Server:
             return False
         self._saved()
         return True
+
+    def info_sent(self, table: Table) -> None:
+        self.infos_sent.add(table)
+
+    def close_if_empty(self, table: Table) -> None:
+        self._close_if_empty(table)
 
     def _saved(self) -> None:
         """Everything sent so far is saved: so is each table's last table_info."""

@@ -1,0 +1,118 @@
+"""Mau calls and catches at a table: handing the arbiter's decisions to the engine.
+
+Say-Mau and catch claims wait in the table's :class:`~maumau.server.arbiter.Arbiter`
+until it decides (see its module); then each is applied to the match in the order the
+arbiter gives, and one ``mau_decision`` per call window tells everybody who was first,
+with every claim's time after the window opened and the lag compensation it got.
+"""
+
+from __future__ import annotations
+
+from maumau.protocol.messages import (
+    Error,
+    MauDecision,
+)
+
+from ..arbiter import Claim, decision_text
+from ..rules import (
+    Action,
+    Catch,
+    IllegalAction,
+    MatchState,
+    SayMau,
+    apply,
+    view,
+)
+from ..rules.events import FalseCatch
+from .journal import Journaling
+from .state import (
+    MAX_STAMPS,
+)
+
+
+class Claims(Journaling):
+    """Deciding Mau claims (see the module docstring)."""
+
+    def _decide_claims(self) -> None:
+        if not self.arbiter.pending or self.match is None:
+            return
+        match = self.match
+        names = self.names()
+        by_window: dict[int, tuple[int, list[Claim], list[str], float]] = {}
+        for claim in self.arbiter.take():
+            target = claim.seat if claim.kind == "call" else claim.target
+            window = _window_for(match, claim)
+            opened = self.window_opened.get(window, claim.stamp) if window is not None else 0.0
+            action: Action = (
+                SayMau(claim.seat, claim.call)
+                if claim.kind == "call"
+                else Catch(claim.seat, claim.target)
+            )
+            try:
+                events = apply(match, action)
+            except IllegalAction as error:
+                if claim.sender is not None:
+                    claim.sender.send(Error(error.code, error.reason, claim_type(claim), False))
+                if window is not None and window in by_window:
+                    by_window[window][1].append(claim)
+                continue
+            if window is not None and not any(isinstance(e, FalseCatch) for e in events):
+                outcome = "called" if claim.kind == "call" else "caught"
+                by_window.setdefault(window, (target, [], [], opened))
+                by_window[window][1].append(claim)
+                by_window[window][2].append(outcome)
+            self._after_change(events, turn_ended=False, action=action)
+        for window, (target, claims, outcomes, opened) in by_window.items():
+            text = decision_text(names, target, opened, claims, outcomes[0])
+            self._send_decision_text(window, target, outcomes[0], claims, opened, text)
+
+    def _send_decision(
+        self, window: int, seat: int, outcome: str, claims: list[Claim], opened: float
+    ) -> None:
+        text = decision_text(self.names(), seat, opened, claims, outcome)
+        self._send_decision_text(window, seat, outcome, claims, opened, text)
+
+    def _send_decision_text(
+        self,
+        window: int,
+        seat: int,
+        outcome: str,
+        claims: list[Claim],
+        opened: float,
+        text: str,
+    ) -> None:
+        self.seq += 1
+        stamps = tuple(
+            {
+                "seat": c.seat,
+                "what": c.kind,
+                "after_ms": round((c.effective - opened) * 1000, 3),
+                "shift_ms": round(c.shift * 1000, 3),
+            }
+            for c in claims[:MAX_STAMPS]
+        )
+        text = text if len(text) <= 500 else text[:497] + "..."
+        self._broadcast(MauDecision(self.id, self.seq, window, seat, outcome, stamps, text))
+
+
+def _window_for(match: MatchState, claim: Claim) -> int | None:
+    """The call window a claim is about: the caller's own, or the target's catchable one."""
+    if claim.kind == "call":
+        mine = [w for w in match.windows if w.seat == claim.seat and not w.final]
+        for w in mine:
+            if w.called is None or (w.called == "mau" and claim.call == "maumau"):
+                return w.id
+        return mine[0].id if mine else None
+    target = claim.target
+    views = view(match, None).windows
+    for wv in views:
+        if wv.seat == target and wv.catchable:
+            return wv.id
+    for wv in views:
+        if wv.seat == target:
+            return wv.id
+    return None
+
+
+def claim_type(claim: Claim) -> str:
+    return "say_mau" if claim.kind == "call" else "catch"

@@ -1,0 +1,208 @@
+"""A table in the store: its journal while a match runs, its record, and its restoring.
+
+Every accepted action is written to the store's open group (with the running timers)
+before anything about it is sent: the server's flusher commits the group before it
+writes to any socket. The table's record (seats, who sits there, the match's id) is
+written once per commit however often it changes (:meth:`TableState.save`). After a
+restart :meth:`Journaling.restore` rebuilds the table from its record and its match
+by replaying the journal through the engine.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any
+
+import trio
+
+from .. import bots
+from ..rules import (
+    Action,
+    MatchState,
+    action_from_record,
+    action_to_record,
+    apply,
+    new_match,
+)
+from ..store import JournalEntry, MatchRecord, Store, TableRecord
+from .host import Player
+from .seating import Seating
+from .state import (
+    ROUND_PAUSE_S,
+    SeatState,
+)
+
+log = logging.getLogger("maumau.table")
+
+
+class Journaling(Seating):
+    """The store's side of a table (see the module docstring)."""
+
+    def _journal(self, action: Action | None, now: float, round_ended: bool) -> None:
+        """Write the accepted action (and, at the end of a round or match, its result)
+        to the store; the caller sends the views only afterwards."""
+        store = self.host.store
+        match = self.match
+        if store is None or self.match_id is None or match is None:
+            return
+        try:
+            self._write_journal(store, match, action, now, round_ended)
+        except sqlite3.Error:
+            # Play goes on; only recovery and records suffer. Say so loudly.
+            log.exception("table %d: the journal could not be written", self.id)
+
+    def _write_journal(
+        self, store: Store, match: MatchState, action: Action | None, now: float, ended: bool
+    ) -> None:
+        assert self.match_id is not None
+        if action is not None:
+            self.journal_n += 1
+            record = action_to_record(action)
+            store.append(self.match_id, self.journal_n, record, self.seq, self._timers(now))
+        last = match.last_round
+        if ended and last is not None:
+            store.round_over(self.match_id, last.round_no, last.winner, last.points, [*last.scores])
+            if match.phase == "match_over":
+                store.finish_match(self.match_id, match.winner, [*match.scores])
+
+    def _timers(self, now: float) -> dict[str, Any]:
+        """The running timers as milliseconds left, for the journal."""
+
+        def left(due: float | None) -> int | None:
+            return None if due is None else max(0, round((due - now) * 1000))
+
+        return {
+            "turn": left(self.turn_due),
+            "next_round": left(self.next_round_due),
+            "windows": [[w, left(due)] for w, due in self.window_due.items()],
+        }
+
+    def record(self) -> TableRecord:
+        """The table as the store keeps it (seats name their session's id)."""
+        seats = [
+            {
+                "name": s.name,
+                "bot": s.bot,
+                "level": s.level,
+                "away": s.away,
+                "ready": s.ready,
+                "session": s.session.id if s.session is not None else None,
+            }
+            for s in self.seats
+        ]
+        return TableRecord(
+            self.id,
+            self.name,
+            self.settings_wire,
+            self.creator,
+            self.password,
+            self.status,
+            seats,
+            self.seq,
+            self.match_id,
+            self.creator_session,
+        )
+
+    def write_record(self) -> None:
+        """Write the table's record into the store's open group of writes now."""
+        if self.host.store is not None and not self.closed:
+            try:
+                self.host.store.save_table(self.record())
+            except sqlite3.Error:
+                log.exception("table %d: could not be saved", self.id)
+
+    def restore(
+        self,
+        record: TableRecord,
+        sessions: dict[str, Player],
+        match: MatchRecord | None,
+        journal: list[JournalEntry],
+    ) -> None:
+        """Rebuild this (new, empty) table from the store after a restart.
+
+        Seats get their sessions back (disconnected: the reconnect grace starts now);
+        the match is rebuilt by replaying its journal through the engine; each timer
+        gets the time it had left when the last action was journaled (the time the
+        server was down does not count).
+        """
+        now = trio.current_time()
+        self.status = record.status
+        self.seq = record.seq
+        for i, data in enumerate(record.seats[: len(self.seats)]):
+            seat = SeatState(
+                name=data.get("name"),
+                bot=bool(data.get("bot")),
+                level=data.get("level") or bots.DEFAULT_LEVEL,
+                away=bool(data.get("away")),
+                ready=bool(data.get("ready")),
+            )
+            session = sessions.get(data.get("session") or "")
+            if session is not None and not seat.bot:
+                seat.session = session
+                seat.disconnected_at = now
+                session.table = self
+            elif not seat.bot and seat.name is not None and self.status == "playing":
+                seat.away = True  # nobody can come back to it: a bot plays on
+            self.seats[i] = seat
+        self._restore_creator(record, sessions)
+        if match is None:
+            if self.status == "playing":
+                self.status = "waiting"
+            return
+        self.match_id = match.id
+        state, _ = new_match(self.settings, match.seed)
+        for entry in journal:
+            apply(state, action_from_record(entry.action))
+        self.match = state
+        self.journal_n = len(journal)
+        timers: dict[str, Any] = journal[-1].timers if journal else {}
+        if journal:
+            self.seq = max(self.seq, journal[-1].seq)
+        self.seq += 1000  # claims decided after the last action were not journaled
+
+        def due(ms: int | None) -> float | None:
+            return None if ms is None else now + ms / 1000
+
+        if state.phase == "playing":
+            turn = timers.get("turn") if journal else self.settings.turn_timeout_s * 1000
+            self.turn_due = due(turn) if turn is not None else now + self.settings.turn_timeout_s
+        if state.phase == "round_over":
+            self.next_round_due = due(timers.get("next_round")) or now + ROUND_PAUSE_S
+        left = {int(w): ms for w, ms in timers.get("windows", [])}
+        for window in state.windows:
+            ms = left.get(window.id, self.settings.mau_window_ms)
+            self.window_due[window.id] = now + (ms or 0) / 1000
+            self.window_opened[window.id] = now - (self.settings.mau_window_ms - (ms or 0)) / 1000
+        self.status = {"match_over": "finished"}.get(state.phase, "playing")
+        self._log(f"restored: {len(journal)} actions replayed, phase {state.phase}")
+        self._schedule()
+
+    def _restore_creator(self, record: TableRecord, sessions: dict[str, Player]) -> None:
+        """The creator's session after a restart. A record of an older database names
+        no session: the player seated under the creator's name is taken (a seat names
+        its session, so this is who sat there, not whoever uses the name now). A
+        creator whose session was not kept hands the table over."""
+        creator = record.creator_session
+        if creator is None:
+            creator = next(
+                (
+                    s.session.id
+                    for s in self.seats
+                    if s.session is not None and s.name == record.creator
+                ),
+                None,
+            )
+        if creator is not None and creator in sessions:
+            self.creator = sessions[creator].name
+            self.creator_session = creator
+        else:
+            self._hand_over()
+        self.origin_session = self.creator_session
+
+    def close(self) -> None:
+        self.closed = True
+        if self._sleep is not None:
+            self._sleep.cancel()
+        if self.host.store is not None:
+            self.host.store.close_table(self.id, self.match_id)

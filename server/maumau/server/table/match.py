@@ -1,0 +1,250 @@
+"""A table's match: starting it, the moves of its players, and what follows each change.
+
+A move arrives from a connection's task as a plain call (:meth:`MatchFlow.player_message`):
+the engine applies it (or raises :class:`IllegalAction`, the state unchanged), then
+:meth:`MatchFlow._after_change` does, in this order, the events, the timers, the
+journal, then the views, so that nothing is sent before the action that caused it is
+journaled.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+import trio
+
+from maumau.protocol.cards import COLOUR_CODES, SUIT_CODES, card_from_code
+from maumau.protocol.codec import encode_frame
+from maumau.protocol.messages import (
+    ChallengeCard,
+    DrawCard,
+    GameEvent,
+    Message,
+    PassTurn,
+    PlayCard,
+)
+
+from ..arbiter import Claim, compensation
+from ..errors import TableError
+from ..rules import (
+    Action,
+    Challenge,
+    Draw,
+    Event,
+    IllegalAction,
+    NextRound,
+    Pass,
+    Play,
+    apply,
+    describe,
+    new_match,
+)
+from ..rules.events import CardPlayed
+from .claims import Claims
+from .frames import (
+    event_kind,
+)
+from .host import Player
+from .state import (
+    ROUND_PAUSE_S,
+    UNWATCHED_ROUND_PAUSE_S,
+)
+
+log = logging.getLogger("maumau.table")
+
+
+class MatchFlow(Claims):
+    """Starting a match and playing it (see the module docstring)."""
+
+    def set_ready(self, session: Player, ready: bool) -> None:
+        seat = self.seat_of(session)
+        if seat is None:
+            raise TableError("not_seated", "you are not sitting at this table")
+        self.seats[seat].ready = ready
+        self.changed()
+        if self.status == "waiting" and all(s.taken and s.ready for s in self.seats):
+            self._start_match()
+        elif self.match is not None and self.match.phase == "round_over":
+            self._maybe_next_round()
+
+    def start(self, session: Player) -> None:
+        if not self.is_creator(session):
+            who = f"only {self.creator}, who holds the table," if self.creator else "nobody"
+            raise TableError("not_creator", f"{who} can start it")
+        if self.status == "playing":
+            raise TableError("match_running", "the match is already running")
+        for i, seat in enumerate(self.seats):
+            if not seat.taken:
+                self._make_bot(i)
+        self._start_match()
+
+    def rematch(self, session: Player) -> None:
+        if self.status != "finished":
+            raise TableError("match_running", "a rematch can start only after the match")
+        if self.seat_of(session) is None:
+            raise TableError("not_seated", "only players at the table can ask for a rematch")
+        for i, seat in enumerate(self.seats):
+            if not seat.taken or (not seat.bot and seat.session is None):
+                self._make_bot(i)  # empty, or its player left
+        self._start_match()
+
+    def _start_match(self) -> None:
+        self.status = "playing"
+        seed = self.rng.randrange(2**63)
+        self.match, events = new_match(self.settings, seed)
+        self.journal_n = 0
+        store = self.host.store
+        self.match_id = None
+        if store is not None:
+            try:
+                self.match_id = store.start_match(
+                    self.id, self.name, self.settings_wire, seed, self.names(), self.bot_flags()
+                )
+            except sqlite3.Error:
+                log.exception("table %d: the match could not be recorded", self.id)
+        for seat in self.seats:
+            seat.timeouts = 0
+            seat.ready = seat.bot
+        self.window_opened.clear()
+        self.window_due.clear()
+        self._log(f"match starts ({self.settings.variant}, {len(self.seats)} seats)")
+        self.changed()
+        self._after_change(events, turn_ended=True)
+
+    def player_message(self, session: Player, message: Message, stamp: float) -> None:
+        """A move from a seated player: play, draw, pass, challenge, say Mau, catch."""
+        seat = self.seat_of(session)
+        if seat is None:
+            raise TableError("not_seated", "spectators cannot play")
+        match = self.match
+        if match is None or self.status != "playing":
+            raise TableError("no_match", "no match is running at this table")
+        seat_state = self.seats[seat]
+        if seat_state.away:
+            seat_state.away = False
+            self._log(f"{session.name} is back from away")
+            self.changed()
+        seat_state.timeouts = 0
+        classic = self.settings.is_classic
+        if message.TYPE in ("say_mau", "catch"):
+            shift = compensation(
+                session.rtt, self.settings.lag_compensation, self.settings.lag_compensation_max_ms
+            )
+            if message.TYPE == "say_mau":
+                call = message.call  # type: ignore[attr-defined]
+                self.arbiter.add("call", seat, stamp, shift, call=call, sender=session)
+            else:
+                target = message.target  # type: ignore[attr-defined]
+                self.arbiter.add("catch", seat, stamp, shift, target=target, sender=session)
+            self._schedule()
+            return
+        action: Action
+        if isinstance(message, PlayCard):
+            card = card_from_code(message.card)
+            named = -1
+            if message.named is not None:
+                letters = SUIT_CODES if classic else COLOUR_CODES
+                if message.named not in letters:
+                    what = "a suit (S H D C)" if classic else "a colour (R Y G B)"
+                    raise IllegalAction("bad_name", f"name {what}, not {message.named!r}")
+                named = letters.index(message.named)
+            action = Play(seat, card, named, message.call)  # type: ignore[arg-type]
+        elif isinstance(message, DrawCard):
+            action = Draw(seat)
+        elif isinstance(message, PassTurn):
+            action = Pass(seat)
+        elif isinstance(message, ChallengeCard):
+            action = Challenge(seat)
+        else:  # pragma: no cover - the server routes only moves here
+            raise TableError("bad_move", f"{message.TYPE} is not a move")
+        self._turn_action(action, stamp)
+
+    def _turn_action(self, action: Action, stamp: float | None = None) -> None:
+        assert self.match is not None
+        self._decide_claims()
+        played_at = self.match.action_no  # the id of a window this play opens
+        events = apply(self.match, action)  # raises IllegalAction, state unchanged
+        self._after_change(events, turn_ended=self.match.drawn < 0, action=action)
+        for event in events:
+            if isinstance(event, CardPlayed) and event.call:
+                # The call came with the play: it was first, at the moment of the play.
+                now = trio.current_time() if stamp is None else stamp
+                claim = Claim("call", event.seat, now, 0.0, 0, call=event.call)
+                self._send_decision(played_at, event.seat, "called", [claim], now)
+
+    def _after_change(
+        self, events: list[Event], turn_ended: bool, action: Action | None = None
+    ) -> None:
+        """Events, timers, the journal, then the views: in that order, so that nothing
+        is sent before the action that caused it is journaled."""
+        match = self.match
+        assert match is not None
+        now = trio.current_time()
+        names = self.names()
+        frames = []
+        for event in events:
+            self.seq += 1
+            line = {  # a GameEvent, as its to_wire() gives it
+                "type": GameEvent.TYPE,
+                "table": self.id,
+                "seq": self.seq,
+                "kind": event_kind(type(event).__name__),
+                "text": describe(event, names),
+            }
+            frames.append(encode_frame(line))
+        # The event lines go out with the views, in one write to each connection.
+        event_frames = b"".join(frames)
+        open_ids = {w.id for w in match.windows}
+        for window in match.windows:
+            if window.id not in self.window_opened:
+                self.window_opened[window.id] = now
+                self.window_due[window.id] = now + self.settings.mau_window_ms / 1000
+        for gone in [w for w in self.window_opened if w not in open_ids]:
+            del self.window_opened[gone]
+            self.window_due.pop(gone, None)
+        if match.phase != "playing":
+            self.turn_due = None  # no turn runs while a round ends or between rounds
+        elif turn_ended or self.turn_due is None:
+            self.turn_due = now + self.settings.turn_timeout_s
+        round_ended = match.phase in ("round_over", "match_over") and self.next_round_due is None
+        if match.phase == "round_over":
+            self.next_round_due = now + self._round_pause()
+        elif match.phase == "match_over":
+            self.turn_due = None
+            self.next_round_due = None
+            self.status = "finished"
+        self._journal(action, now, round_ended)
+        if match.phase == "round_over":
+            for seat in self.seats:
+                seat.ready = seat.bot
+            self._log(f"round {match.round_no} ends; scores {match.scores}")
+            self.changed()
+        elif match.phase == "match_over":
+            self._log(f"match over: {names[match.winner]} wins with {match.scores}")
+            self.changed()
+        self._send_views(before=event_frames)
+        if round_ended and match.phase == "match_over":
+            self.host.close_if_empty(self)
+        self._schedule()
+
+    def _round_pause(self) -> float:
+        """The pause between rounds: long enough to read the result, shorter when no
+        human player is there to read it (bots, away or disconnected seats only)."""
+        players = [s for s in self.seats if not s.bot and not s.away and s.session is not None]
+        if any(s.session is not None and s.session.connected for s in players):
+            return ROUND_PAUSE_S
+        return UNWATCHED_ROUND_PAUSE_S
+
+    def _maybe_next_round(self) -> None:
+        if all(s.ready or s.session is None for s in self.seats):
+            self._next_round()
+
+    def _next_round(self) -> None:
+        assert self.match is not None
+        if self.match.phase != "round_over":
+            return
+        self.next_round_due = None
+        events = apply(self.match, NextRound())
+        self._after_change(events, turn_ended=True, action=NextRound())
+        self.host.lobby_changed()
