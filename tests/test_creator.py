@@ -34,7 +34,8 @@ from maumau.protocol.messages import (
     View,
     WatchTable,
 )
-from maumau.server.server import Server, Session, serve
+from maumau.server.server import Server, serve
+from maumau.server.session import Session
 from maumau.server.store import SCHEMA, SCHEMA_VERSION, Store, digest
 from maumau.server.table import TableError
 from test_crash_recovery import start

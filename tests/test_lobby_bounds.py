@@ -30,7 +30,8 @@ from maumau.protocol.messages import (
     TableInfo,
     View,
 )
-from maumau.server import server as server_module
+from maumau.server import bounds as bounds_module
+from maumau.server import lobby as lobby_module
 from maumau.server.server import Server, serve
 from maumau.server.store import Store
 
@@ -130,7 +131,7 @@ async def test_tables_with_people_come_first_in_a_full_lobby_frame(
 ) -> None:
     # A tenth of the frame's budget: about a dozen ten-seat tables fit, not a hundred,
     # so a short flood fills it (the flood above runs within the caps).
-    monkeypatch.setattr(server_module, "LOBBY_BUDGET", server_module.LOBBY_BUDGET // 10)
+    monkeypatch.setattr(lobby_module, "LOBBY_BUDGET", lobby_module.LOBBY_BUDGET // 10)
     server, port = await serve_tcp(nursery, tables_per_address=10_000, max_tables=10_000)
     outcomes, _ = await flood(server, port, 40, "flood")
     assert outcomes == {"table": 40}
@@ -196,7 +197,7 @@ async def test_restored_tables_and_sessions_obey_the_same_reaping(
 async def test_dropped_sessions_without_a_seat_are_capped(
     nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "LINGERING_MAX", 5)
+    monkeypatch.setattr(bounds_module, "LINGERING_MAX", 5)
     server, port = await serve_tcp(nursery)
     for i in range(20):
         client = await connect(port, f"visitor{i}")

@@ -23,15 +23,9 @@ from pathlib import Path
 import trio
 
 from . import store
-from .server import (
-    DEFAULT_PORT,
-    FLUSH_INTERVAL,
-    IDLE_TIMEOUT,
-    TABLES_PER_ADDRESS,
-    TABLES_PER_SESSION,
-    Server,
-    serve,
-)
+from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION
+from .link import FLUSH_INTERVAL
+from .server import DEFAULT_PORT, Server, serve
 
 log = logging.getLogger("maumau.server")
 

@@ -1,0 +1,309 @@
+"""Connections: from a socket to messages and back, one nursery per connection.
+
+Theory of operation
+-------------------
+Each connection (:meth:`Connections.handle`, the handler ``trio.serve_tcp`` calls) gets
+one nursery with its tasks: a reader that waits for its socket, reads, feeds the
+sans-IO codec and hands the messages on; a writer that is needed only when the peer
+does not keep up (see :mod:`maumau.server.link`); and once the hello is answered a
+pinger. The first message must be ``hello`` within ``hello_timeout``; the handshake
+(:mod:`maumau.server.handshake`) answers it. Then every message is rate limited
+(token buckets per connection for moves, chat and catches), stamped with
+``trio.current_time()`` right after its frame is decoded (the Mau arbiter's clock),
+and dispatched (:mod:`maumau.server.dispatch`) synchronously inside the reader task,
+so changes are applied one at a time in arrival order. Each violation of the limits
+or the protocol is answered with an error; a connection that keeps violating is
+closed. Any exception while handling one connection is logged and ends only that
+connection.
+
+The pinger pings at once and then every ``ping_interval``; the pongs measure the
+round trip (for lag compensation), and a peer that leaves DEAD_AFTER_PINGS pings
+unanswered is disconnected. When a connection ends, its session keeps its seat (see
+:mod:`maumau.server.session`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from dataclasses import dataclass
+
+import trio
+
+from maumau.protocol.codec import NEED_DATA, PEER_CLOSED, Connection, RemoteProtocolError
+from maumau.protocol.messages import Bye, Error, Goodbye, Hello, Message, Ping, Pong
+
+from .dispatch import Dispatcher
+from .errors import TableError
+from .handshake import Handshake
+from .link import Link, Outbox
+from .lobby import Lobby
+from .rules import IllegalAction
+from .saving import Saver
+from .session import Session
+
+log = logging.getLogger("maumau.server")
+
+HELLO_TIMEOUT = 10.0
+PING_INTERVAL = 5.0
+DEAD_AFTER_PINGS = 3
+READ_SIZE = 65536
+SHUTDOWN_GRACE = 1.0
+
+
+class TokenBucket:
+    """``rate`` tokens a second, holding at most ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.last = trio.current_time()
+
+    def take(self) -> bool:
+        now = trio.current_time()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+@dataclass(eq=False)
+class Peer:
+    """One connection's link, and the session its hello took (None before, or once the
+    session has said ``bye``)."""
+
+    link: Link
+    session: Session | None = None
+
+
+class Connections:
+    """Every live connection (see the module docstring)."""
+
+    def __init__(
+        self,
+        outbox: Outbox,
+        saver: Saver,
+        lobby: Lobby,
+        handshake: Handshake,
+        dispatcher: Dispatcher,
+        links: set[Link],
+        ping_interval: float = PING_INTERVAL,
+        hello_timeout: float = HELLO_TIMEOUT,
+        move_rate: float = 20.0,
+        move_burst: float = 40.0,
+    ) -> None:
+        self.outbox = outbox
+        self.saver = saver
+        self.lobby = lobby
+        self.handshake = handshake
+        self.dispatcher = dispatcher
+        self.links = links
+        self.ping_interval = ping_interval
+        self.hello_timeout = hello_timeout
+        self.move_rate = move_rate
+        self.move_burst = move_burst
+
+    async def handle(self, stream: trio.abc.Stream) -> None:
+        """One connection, from hello to close. Never raises."""
+        fd: int | None = None
+        peer = "?"
+        if isinstance(stream, trio.SocketStream):
+            with contextlib.suppress(OSError):
+                peer = str(stream.socket.getpeername())
+                fd = stream.socket.fileno()
+        link = Link(self.outbox, Connection("server"), fd)
+        link.peer = peer
+        attached = Peer(link)
+        try:
+            async with trio.open_nursery() as nursery:
+                link.scope = nursery.cancel_scope
+                nursery.start_soon(self._writer, stream, link)
+                self.links.add(link)
+                await self._run_connection(stream, attached, nursery)
+                link.close()
+        except Exception:
+            log.exception("connection %s failed", link.peer)
+        finally:
+            self.links.discard(link)
+            link.detach()  # before the socket closes and its number can be reused
+            session = attached.session
+            if session is not None and session.link is link:
+                session.link = None
+                log.info("%s disconnected (%s)", session.name, link.peer)
+                table = session.table
+                if table is not None:
+                    table.disconnected(session)
+                    if not table.has_humans():
+                        self.lobby.close_if_empty(table)
+                    self.lobby.left(table)
+                self.lobby.lobby_changed()
+            with trio.move_on_after(0.5) as cleanup:
+                cleanup.shield = True
+                await trio.aclose_forcefully(stream)
+
+    async def _writer(self, stream: trio.abc.Stream, link: Link) -> None:
+        """Write what the flusher could not (a full socket, or a stream that is not a
+        socket), and after :meth:`Link.close` what is left; then end the connection."""
+        fd = link.fd
+        try:
+            while True:
+                await link.writer_wakeup.wait()
+                link.writer_wakeup = trio.Event()
+                while link.out:
+                    self.saver.commit()  # nothing leaves before what caused it is journaled
+                    if fd is None:
+                        data = b"".join(link.out)
+                        link.out.clear()
+                        await stream.send_all(data)
+                        link.out_bytes -= len(data)
+                        continue
+                    await trio.lowlevel.wait_writable(fd)
+                    # Frames may have come while it waited: commit them too (a failed
+                    # commit holds them, and only what may go is left to write).
+                    self.saver.commit()
+                    if link.out:
+                        with contextlib.suppress(BlockingIOError):
+                            link.write_some()
+                if link.closing:
+                    break
+                link.backlogged = fd is None
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        if link.scope is not None:
+            link.scope.cancel()
+
+    async def _run_connection(
+        self, stream: trio.abc.Stream, attached: Peer, nursery: trio.Nursery
+    ) -> None:
+        link = attached.link
+        hello: Hello | None = None
+        with trio.move_on_after(self.hello_timeout):
+            while hello is None:
+                message = await self._next_message(stream, link)
+                if message is None:
+                    return
+                if isinstance(message, Hello):
+                    hello = message
+        if hello is None:
+            link.send(
+                Error("hello_timeout", f"no hello within {self.hello_timeout:g} s", None, True)
+            )
+            return
+        session = self.handshake.welcome(link, hello)
+        if session is None:
+            return
+        attached.session = session
+        nursery.start_soon(self._pinger, session, link)
+        moves = TokenBucket(self.move_rate, self.move_burst)
+        chats = TokenBucket(1, 5)
+        catches = TokenBucket(2, 4)
+        while True:
+            message = await self._next_message(stream, link)
+            if message is None:
+                return
+            if session.link is not link:
+                return  # replaced by a newer connection
+            stamp = trio.current_time()
+            if isinstance(message, Ping):
+                link.send(Pong(message.nonce))
+                continue
+            if isinstance(message, Pong):
+                sent = session.pings.pop(message.nonce, None)
+                if sent is not None:
+                    rtt = stamp - sent
+                    session.rtt = rtt if session.rtt is None else 0.8 * session.rtt + 0.2 * rtt
+                continue
+            if isinstance(message, Bye):
+                self.lobby.leave_current(session)
+                self.lobby.sessions.pop(session.key, None)
+                if self.lobby.store is not None:
+                    self.lobby.store.drop_session(session.key)
+                attached.session = None
+                self.lobby.lobby_changed()
+                return
+            if isinstance(message, Hello):
+                link.send(Error("already_hello", "hello was already answered", "hello"))
+                continue
+            bucket = chats if message.TYPE == "chat" else moves
+            allowed = bucket.take() and (message.TYPE != "catch" or catches.take())
+            if not allowed:
+                link.send(Error("rate_limited", "slow down: too many messages", message.TYPE))
+                if not link.violation():
+                    return
+                continue
+            try:
+                self.dispatcher.dispatch(session, message, stamp)
+            except (TableError, IllegalAction) as error:
+                reason = error.message if isinstance(error, TableError) else error.reason
+                link.send(Error(error.code, reason[:500], message.TYPE))
+
+    async def _next_message(self, stream: trio.abc.Stream, link: Link) -> Message | None:
+        """The next valid message, or None when the connection should end."""
+        codec = link.codec
+        while True:
+            try:
+                event = codec.next_event()
+            except RemoteProtocolError as error:
+                ref = error.ref if error.ref is None else error.ref[:32]
+                link.send(Error(error.code, error.message[:500], ref, error.fatal))
+                if error.fatal or not link.violation():
+                    return None
+                continue
+            if event is PEER_CLOSED:
+                return None
+            if event is NEED_DATA:
+                fd = link.fd
+                if fd is None:
+                    try:
+                        data = await stream.receive_some(READ_SIZE)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        return None
+                    codec.receive_data(bytes(data))
+                    continue
+                # A socket is read directly: wait, then read once. (The stream's
+                # receive_some tries a read first, which mostly fails here, and yields
+                # again after it: twice the system calls and task switches.)
+                await trio.lowlevel.wait_readable(fd)
+                try:
+                    codec.receive_data(os.read(fd, READ_SIZE))
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    return None
+                continue
+            assert isinstance(event, Message)
+            return event
+
+    async def _pinger(self, session: Session, link: Link) -> None:
+        """Ping at once, then every ``ping_interval``; the pongs measure the round trip
+        (for lag compensation), and a peer that leaves DEAD_AFTER_PINGS pings
+        unanswered is disconnected."""
+        nonce = 0
+        first = True
+        while not link.closing:
+            if not first:
+                await trio.sleep(self.ping_interval)
+            first = False
+            if session.link is not link:
+                return
+            if len(session.pings) >= DEAD_AFTER_PINGS:
+                log.info("%s stopped answering pings", session.name)
+                link.abort()
+                return
+            nonce += 1
+            session.pings[nonce] = trio.current_time()
+            link.send(Ping(nonce))
+
+    async def goodbye(self) -> None:
+        """Tell everybody goodbye and give their writers a moment to flush."""
+        log.info("shutting down: telling %d connections", len(self.links))
+        for link in list(self.links):
+            link.send(Goodbye("the server is shutting down"))
+            link.close()
+        with trio.move_on_after(SHUTDOWN_GRACE):
+            while self.links:
+                await trio.sleep(0.02)

@@ -1,0 +1,160 @@
+"""Dispatch: what the server does with each message of a session (after the hello).
+
+Moves go to the session's table, which checks them against the rules engine; lobby
+requests (make, join, watch and leave tables, chat, records) are handled against the
+lobby. A request that cannot be granted raises :class:`~maumau.server.errors.TableError`
+(or the engine's :class:`~maumau.server.rules.IllegalAction`), which the connection
+answers with an ``error``. While the store cannot save, every request that would
+change a table is refused with ``cannot_save`` (see :mod:`maumau.server.saving`).
+"""
+
+from __future__ import annotations
+
+from maumau.protocol.messages import (
+    Chat,
+    ChatLine,
+    CreateTable,
+    GetReplay,
+    GetStats,
+    JoinTable,
+    LeaveTable,
+    ListMatches,
+    ListTables,
+    Message,
+    Ready,
+    Rematch,
+    StartMatch,
+    WatchTable,
+)
+
+from . import names
+from .bounds import Bounds
+from .errors import TableError
+from .history import History
+from .lobby import Lobby
+from .rules import Settings, SettingsError
+from .saving import Saver
+from .session import Session
+
+MOVE_TYPES = frozenset({"play", "draw", "pass", "challenge", "say_mau", "catch"})
+# Requests that change a table, refused while the store cannot save.
+CHANGE_TYPES = MOVE_TYPES | {
+    "create_table",
+    "join_table",
+    "watch_table",
+    "ready",
+    "start_match",
+    "rematch",
+}
+
+
+class Dispatcher:
+    """Routes a session's messages (see the module docstring)."""
+
+    def __init__(self, lobby: Lobby, bounds: Bounds, history: History, saver: Saver) -> None:
+        self.lobby = lobby
+        self.bounds = bounds
+        self.history = history
+        self.saver = saver
+
+    def dispatch(self, session: Session, message: Message, stamp: float) -> None:
+        """Handle one message from a session's connection (not hello/ping/pong)."""
+        kind = message.TYPE
+        table = session.table
+        if self.saver.cannot_save and kind in CHANGE_TYPES:
+            raise TableError(
+                "cannot_save",
+                "the server cannot save right now (its disk may be full); play is paused "
+                "until it can, and nothing is lost",
+            )
+        if kind in MOVE_TYPES:
+            if table is None:
+                raise TableError("not_at_table", "sit at a table first")
+            table.player_message(session, message, stamp)
+        elif isinstance(message, ListTables):
+            session.send(self.lobby.lobby_message())
+        elif isinstance(message, CreateTable):
+            settings = self._check_new_table(message)
+            self.bounds.check_table_limits(session)
+            self.lobby.leave_current(session)
+            new = self.lobby.create_table(session, message, settings)
+            session.table = new
+            try:
+                new.join(session, None, message.password)
+            except TableError:
+                new.watch(session, message.password)
+        elif isinstance(message, JoinTable):
+            target = self.lobby.find_table(message.table)
+            if table is target and target.seat_of(session) is not None:
+                raise TableError("already_seated", "you already sit at this table")
+            target.free_seat(message.seat, message.password)
+            self.lobby.leave_current(session, entering=target)
+            target.join(session, message.seat, message.password)
+            session.table = target
+        elif isinstance(message, WatchTable):
+            target = self.lobby.find_table(message.table)
+            target.check_open()
+            target.check_password(message.password)
+            if target is table:
+                raise TableError("already_here", "you are already at this table")
+            self.lobby.leave_current(session, entering=target)
+            target.watch(session, message.password)
+            session.table = target
+        elif isinstance(message, LeaveTable):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            self.lobby.leave_current(session)
+            session.send(self.lobby.lobby_message())
+        elif isinstance(message, Ready):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            table.set_ready(session, message.ready)
+        elif isinstance(message, StartMatch):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            table.start(session)
+        elif isinstance(message, Rematch):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            table.rematch(session)
+        elif isinstance(message, GetStats):
+            session.send(self.history.stats_message(session, message.limit))
+        elif isinstance(message, ListMatches):
+            session.send(self.history.matches_message(session, message.limit, message.mine))
+        elif isinstance(message, GetReplay):
+            session.send(self.history.replay_message(session, message))
+        elif isinstance(message, Chat):
+            problem = names.chat_problem(message.text)
+            if problem is not None:
+                raise TableError("bad_chat", problem)
+            if message.scope == "table":
+                if table is None:
+                    raise TableError("not_at_table", "you are not at a table")
+                table.chat(session, message.text)
+            else:
+                line = ChatLine("lobby", session.name, message.text)
+                for other in self.lobby.sessions.values():
+                    if other.connected and other.table is None:
+                        other.send(line)
+        else:
+            raise TableError("unexpected", f"{kind} is not expected now")
+        if session.table is not table:
+            self.lobby.save_session(session)
+
+    @staticmethod
+    def _check_new_table(request: CreateTable) -> Settings:
+        problem = names.chat_problem(request.name)
+        if problem is not None:
+            raise TableError("bad_name", f"the table's name: {problem}")
+        try:
+            settings = Settings.from_dict(request.settings)
+        except SettingsError as error:
+            raise TableError("bad_settings", str(error)[:300]) from None
+        if len(set(request.bots)) != len(request.bots):
+            raise TableError("bad_settings", "bots: a seat is listed twice")
+        for seat in request.bots:
+            if not 0 <= seat < settings.seats:
+                raise TableError("no_such_seat", f"bots: there is no seat {seat} at this table")
+        if request.levels and len(request.levels) != len(request.bots):
+            raise TableError("bad_settings", "levels: give one level for each bot seat")
+        return settings

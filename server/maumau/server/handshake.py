@@ -1,0 +1,188 @@
+"""The handshake: which session a ``hello`` takes, or why it is refused.
+
+A resume token takes its session back (replacing an older live connection, which is
+told ``goodbye``), and the session then receives the full table state again. So does
+the name's secret, on a server that keeps records: the session then gets a new token
+(the old one stops working), so a player whose client lost its token still gets their
+seat back. Otherwise a new session is made, if the name is acceptable
+(:mod:`maumau.server.names`), not reserved by another player's secret, not used by
+anybody online or keeping a seat (names are compared by their skeleton, so look-alikes
+count as the same), and the server has room and can save.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import sqlite3
+
+from maumau.protocol.messages import PROTOCOL_VERSION, Error, Goodbye, Hello, Welcome
+
+from . import names
+from .bots import BOT_NAMES
+from .link import Link
+from .lobby import Lobby
+from .saving import Saver
+from .session import Session
+from .store import digest
+
+log = logging.getLogger("maumau.server")
+
+
+class Handshake:
+    """Answers hellos (see the module docstring)."""
+
+    def __init__(self, lobby: Lobby, saver: Saver, max_clients: int) -> None:
+        self.lobby = lobby
+        self.saver = saver
+        self.max_clients = max_clients
+
+    def welcome(self, link: Link, hello: Hello) -> Session | None:
+        """The session ``hello`` takes, now attached to ``link`` and told so; or None
+        after telling the peer why not."""
+        if hello.version != PROTOCOL_VERSION:
+            link.send(
+                Error(
+                    "version_mismatch",
+                    f"this server speaks protocol {PROTOCOL_VERSION}, not {hello.version}",
+                    "hello",
+                    True,
+                )
+            )
+            return None
+        found = self._session_for(link, hello)
+        if found is None:
+            return None
+        session, resumed = found
+        session.verified = session.verified or self._proves_name(session, hello)
+        if resumed:
+            session.pings.clear()
+            session.rtt = None  # a new connection may take another path
+            previous = session.link
+            if previous is not None:
+                previous.send(Goodbye("replaced by a new connection"))
+                previous.close()
+        session.link = link
+        self.lobby.save_session(session)
+        link.send(Welcome(PROTOCOL_VERSION, session.id, session.resume, session.name, resumed))
+        log.info("%s %s (%s)", session.name, "resumed" if resumed else "connected", link.peer)
+        if session.table is not None and session.table.closed:
+            session.table = None
+        if session.table is not None:
+            session.table.reconnected(session)
+        else:
+            link.send(self.lobby.lobby_message())
+        self.lobby.lobby_changed()
+        return session
+
+    def _proves_name(self, session: Session, hello: Hello) -> bool:
+        """Whether ``hello`` carries the secret that owns the session's name (checked
+        on every hello, a resuming one too: the flag is then kept by the session)."""
+        if self.lobby.store is None or hello.secret is None:
+            return False
+        try:
+            return self.lobby.store.check_player(session.name, hello.secret, claim=False) == "ok"
+        except sqlite3.Error:
+            log.exception("the secret of %s could not be checked", session.name)
+            return False
+
+    def _owner(self, hello: Hello) -> str | None:
+        """Whose the name is: ``ok`` (the secret matches), ``new`` (claimed now),
+        ``free``, ``reserved``, or None on a server without records."""
+        if self.lobby.store is None:
+            return None
+        # A name someone is using without a secret cannot be claimed from under them.
+        skeleton = names.skeleton(hello.name)
+        in_use = any(s.skeleton == skeleton for s in self.lobby.sessions.values())
+        try:
+            return self.lobby.store.check_player(hello.name, hello.secret, claim=not in_use)
+        except sqlite3.Error:
+            log.exception("the name %s could not be checked", hello.name)
+            return "free"
+
+    @staticmethod
+    def _refuse(code: str, text: str, link: Link) -> None:
+        """Refuse a hello: a fatal error naming it."""
+        link.send(Error(code, text, "hello", True))
+
+    def _session_for(self, link: Link, hello: Hello) -> tuple[Session, bool] | None:
+        """The session a hello takes (and whether it is taken back), or None after
+        telling the peer why not.
+
+        A resume token takes its session back. So does the name's secret, on a server
+        that keeps records: the session then gets a new token (the old one stops
+        working), so a player whose client lost its token still gets their seat back.
+        """
+        if hello.resume:
+            session = self.lobby.sessions.get(digest(hello.resume))
+            if session is None:
+                self._refuse("unknown_resume", "that resume token is not known here", link)
+                return None
+            session.resume = hello.resume
+            return session, True
+        problem = names.name_problem(hello.name, BOT_NAMES)
+        if problem is not None:
+            self._refuse("bad_name", problem, link)
+            return None
+        owner = self._owner(hello)
+        if owner == "reserved":
+            self._refuse(
+                "name_reserved",
+                f"the name {hello.name} (or one that looks the same) belongs to another "
+                "player; pick another",
+                link,
+            )
+            return None
+        if owner == "ok":
+            mine = next((s for s in self.lobby.sessions.values() if s.name == hello.name), None)
+            if mine is not None:
+                del self.lobby.sessions[mine.key]
+                if self.lobby.store is not None:
+                    self.lobby.store.drop_session(mine.key)
+                mine.resume = secrets.token_urlsafe(24)
+                mine.key = digest(mine.resume)
+                self.lobby.sessions[mine.key] = mine
+                return mine, True
+        if self.saver.cannot_save:
+            # A new session could not be kept; and what waits to be saved stays bounded.
+            self._refuse(
+                "cannot_save",
+                "the server cannot save right now (its disk may be full); try again soon",
+                link,
+            )
+            return None
+        connected = sum(1 for s in self.lobby.sessions.values() if s.connected)
+        if connected >= self.max_clients:
+            self._refuse("server_full", "the server is full", link)
+            return None
+        skeleton = names.skeleton(hello.name)
+        online = next(
+            (s for s in self.lobby.sessions.values() if s.skeleton == skeleton and s.connected),
+            None,
+        )
+        if online is not None:
+            like = "" if online.name == hello.name else f" ({online.name} looks the same)"
+            self._refuse("name_taken", f"somebody called {hello.name} is online{like}", link)
+            return None
+        # A name held by a disconnected session without a seat is freed.
+        for token, old in list(self.lobby.sessions.items()):
+            keeps_seat = (
+                old.table is not None
+                and not old.table.closed
+                and old.table.seat_of(old) is not None
+            )
+            if old.skeleton == skeleton and not old.connected and not keeps_seat:
+                if old.table is not None:
+                    old.table.leave(old)
+                del self.lobby.sessions[token]
+                if self.lobby.store is not None:
+                    self.lobby.store.drop_session(token)
+        if any(s.skeleton == skeleton for s in self.lobby.sessions.values()):
+            self._refuse(
+                "name_taken", f"{hello.name} is keeping a seat; resume with its token", link
+            )
+            return None
+        token = secrets.token_urlsafe(24)
+        session = Session(secrets.token_hex(8), hello.name, token, key=digest(token))
+        self.lobby.sessions[session.key] = session
+        return session, False

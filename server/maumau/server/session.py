@@ -1,0 +1,68 @@
+"""A player, as the server knows them across reconnects and restarts.
+
+A :class:`Session` outlives its connection: when the connection drops, the seat is
+kept; a new connection whose ``hello`` carries the resume token takes the session over
+(see :mod:`maumau.server.handshake`). To the tables a session is a
+:class:`~maumau.server.table.Player`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from maumau.protocol.messages import Message
+
+from . import names
+from .link import Link
+from .table import Table
+
+
+@dataclass(eq=False)
+class Session:
+    """A player, across reconnects (and, with a store, across server restarts).
+
+    ``key`` is the SHA-256 of the resume token: sessions are looked up by it, so the
+    token itself is never compared or stored. ``resume`` is the token, known until a
+    restart (after it, from the client's next hello)."""
+
+    id: str
+    name: str
+    resume: str
+    key: str = ""
+    link: Link | None = None
+    table: Table | None = None
+    rtt: float | None = None
+    pings: dict[int, float] = field(default_factory=dict)
+    verified: bool = False  # a hello of this session proved the name's secret
+    skeleton: str = field(init=False)  # how the name is compared (see names.skeleton)
+
+    def __post_init__(self) -> None:
+        self.skeleton = names.skeleton(self.name)
+
+    @property
+    def connected(self) -> bool:
+        return self.link is not None
+
+    @property
+    def address(self) -> str | None:
+        """The host part of the peer's address (None while disconnected)."""
+        if self.link is None:
+            return None
+        peer = self.link.peer
+        found = re.match(r"\('([^']*)'", peer)  # str() of a socket address tuple
+        return found.group(1) if found else peer
+
+    def send(self, message: Message, frame: bytes | None = None) -> None:
+        if self.link is not None:
+            self.link.send(message, frame)
+
+    def send_frame(self, kind: type[Message], frame: bytes) -> None:
+        if self.link is not None:
+            self.link.send_frame(kind, frame)
+
+    def send_frames(
+        self, kinds: tuple[type[Message], ...], frames: bytes, urgent: bool = False
+    ) -> None:
+        if self.link is not None:
+            self.link.send_frames(kinds, frames, urgent)
