@@ -84,7 +84,7 @@ from typing import IO, Any, Literal
 
 import msgpack
 
-from .names import skeleton
+from ..names import skeleton
 
 log = logging.getLogger("maumau.server.store")
 
