@@ -34,7 +34,7 @@ import trio
 
 from maumau.protocol.messages import CreateTable, Lobby, StartMatch, TableInfo, View
 from maumau.server.store import Store, StoreDamaged, TableRecord
-from maumau.server.store import database as store_module
+from maumau.server.store import check as store_module
 from maumau.server.wireclient import ServerClosed, WireClient
 from wire_helpers import SERVER_CLI, start_server_process
 

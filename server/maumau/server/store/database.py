@@ -69,160 +69,27 @@ neither closed nor deleted, so it is reported at every start until it is repaire
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import json
 import logging
-import re
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any
 
 import msgpack
 
 from ..names import skeleton
+from .check import check_file
+from .digests import digest, same_digest
+from .errors import StoreError
+from .lock import lock_beside
+from .schema import SCHEMA, SCHEMA_VERSION, upgrade
 
 log = logging.getLogger("maumau.server.store")
 
-SCHEMA_VERSION = 3
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS players (
-    name TEXT PRIMARY KEY,
-    secret_sha256 TEXT NOT NULL,
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    token_sha256 TEXT PRIMARY KEY,
-    id TEXT NOT NULL,
-    name TEXT NOT NULL,
-    table_id INTEGER,
-    seen REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    creator TEXT,
-    password TEXT,
-    status TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    match_id INTEGER,
-    open INTEGER NOT NULL DEFAULT 1,
-    creator_session TEXT
-);
-CREATE TABLE IF NOT EXISTS matches (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    table_id INTEGER NOT NULL,
-    table_name TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    names TEXT NOT NULL,
-    bots TEXT NOT NULL,
-    started REAL NOT NULL,
-    finished REAL,
-    winner INTEGER,
-    scores TEXT
-);
-CREATE TABLE IF NOT EXISTS journal (
-    match_id INTEGER NOT NULL,
-    n INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    timers TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (match_id, n)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS live_journal (
-    match_id INTEGER NOT NULL,
-    n INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    timers TEXT NOT NULL,
-    at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS rounds (
-    match_id INTEGER NOT NULL,
-    round_no INTEGER NOT NULL,
-    winner INTEGER NOT NULL,
-    points INTEGER NOT NULL,
-    scores TEXT NOT NULL,
-    PRIMARY KEY (match_id, round_no)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS results (
-    match_id INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    bot INTEGER NOT NULL,
-    score INTEGER NOT NULL,
-    won INTEGER NOT NULL,
-    rounds_won INTEGER NOT NULL,
-    PRIMARY KEY (match_id, seat)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS results_by_name ON results (name);
-"""
-
 SESSION_MAX_AGE_S = 7 * 24 * 3600
-
-CHECK_BUDGET_S = 3.0  # the longest the integrity check at start-up may take
-CHECK_MAX_ERRORS = 5  # quick_check stops after this many findings
-
-# quick_check findings about a value, not about the file's structure.
-_VALUE_FINDING = re.compile(r"(NULL value in|non-\w+ value in|CHECK constraint failed)")
-
-
-class StoreError(Exception):
-    """The database cannot be opened or is not a maumau database."""
-
-
-DamageKind = Literal["not-a-database", "damaged", "foreign"]
-
-
-class StoreDamaged(StoreError):
-    """The file cannot be used, and nothing was written to it: ``kind`` says why.
-
-    ``not-a-database``: it is not a SQLite database at all (a text file, a truncated
-    header). ``damaged``: a SQLite database with damaged pages (``sqlite3 PATH
-    .recover`` may save what it holds). ``foreign``: a sound SQLite database of
-    another program. ``problem`` says what was found, in a few words."""
-
-    def __init__(self, path: str, kind: DamageKind, problem: str) -> None:
-        super().__init__(f"cannot use {path} as the maumau database: {problem}")
-        self.path = path
-        self.kind: DamageKind = kind
-        self.problem = problem
-
-
-def digest(secret: str) -> str:
-    """SHA-256 of a token or secret, in hex (tokens are random, so no salt is needed)."""
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def same_digest(a: str, b: str) -> bool:
-    """Compare two digests in constant time."""
-    return hmac.compare_digest(a.encode(), b.encode())
-
-
-def _lock_beside(path: str) -> IO[bytes] | None:
-    """Hold an exclusive lock on ``PATH.lock`` so two servers never share a database."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on Windows
-        return None
-    handle = open(path + ".lock", "wb")  # noqa: SIM115 - held open for the lock's lifetime
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise StoreError(f"another maumau-server is using {path}") from None
-    return handle
-
 
 _COMPACT = json.JSONEncoder(separators=(",", ":"))
 
@@ -307,7 +174,7 @@ class Store:
         self._lock: IO[bytes] | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._lock = _lock_beside(self.path)
+            self._lock = lock_beside(self.path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._check_file()
@@ -320,7 +187,7 @@ class Store:
         if row is None:
             self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         else:
-            self._upgrade(row[0])
+            upgrade(self.db, self.path, row[0])
         self._ended = {
             match_id
             for (match_id,) in self.db.execute(
@@ -336,26 +203,6 @@ class Store:
         ]
         self._next_match_id = 1 + max(used)
 
-    def _upgrade(self, version: str) -> None:
-        """Bring a database of an older schema up to this one, in place.
-
-        Version 2 only added ``live_journal`` (created by the schema script); version
-        1's journal rows, those of running matches too, stay where they are. Version 3
-        added ``tables.creator_session``: tables of older databases have none (their
-        creator is then found among the seated players; see :meth:`Table.restore`)."""
-        if version == str(SCHEMA_VERSION):
-            return
-        if version not in ("1", "2"):
-            raise StoreError(
-                f"{self.path} has database schema {version}; this server knows {SCHEMA_VERSION}"
-            )
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
-        with self.db:
-            self.db.execute("BEGIN")
-            if "creator_session" not in columns:
-                self.db.execute("ALTER TABLE tables ADD COLUMN creator_session TEXT")
-            self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
-
     def close(self) -> None:
         self.commit()
         self.db.close()
@@ -366,38 +213,12 @@ class Store:
     # --- the check at start-up ---------------------------------------------------------
 
     def _check_file(self) -> None:
-        """Refuse a file that is not a sound maumau database, before anything is written
-        to it (:class:`StoreDamaged`); warn about findings on values only."""
+        """The check at opening (see :mod:`.check`); a file it refuses is given up."""
         try:
-            findings = _quick_check(self.db, CHECK_BUDGET_S, CHECK_MAX_ERRORS)
-            foreign = _foreign_tables(self.db)
-        except sqlite3.DatabaseError as error:
+            check_file(self.db, self.path)
+        except StoreError:
             self._give_up()
-            code = error.sqlite_errorcode & 0xFF  # the primary code of an extended one
-            if code == sqlite3.SQLITE_NOTADB:
-                raise StoreDamaged(self.path, "not-a-database", str(error)) from None
-            if code == sqlite3.SQLITE_CORRUPT:
-                raise StoreDamaged(self.path, "damaged", str(error)) from None
-            raise StoreError(f"cannot use {self.path} as the maumau database: {error}") from None
-        if findings is None:
-            log.warning(
-                "%s: the integrity check was cut short after %g s (a large database); "
-                "starting without it",
-                self.path,
-                CHECK_BUDGET_S,
-            )
-            findings = []
-        damage = [line for line in findings if not _VALUE_FINDING.match(line)]
-        if damage:
-            self._give_up()
-            more = f" (and {len(damage) - 1} more)" if len(damage) > 1 else ""
-            raise StoreDamaged(self.path, "damaged", damage[0] + more)
-        if foreign:
-            self._give_up()
-            problem = "a database of another program (its tables: " + ", ".join(foreign) + ")"
-            raise StoreDamaged(self.path, "foreign", problem)
-        for line in findings:
-            log.warning("%s: %s (the rows that cannot be read are skipped)", self.path, line)
+            raise
 
     def _give_up(self) -> None:
         """Close the database and let go of its lock (it is not going to be used)."""
@@ -859,62 +680,6 @@ def _match_record(row: tuple[Any, ...]) -> MatchRecord:
     )
 
 
-def _quick_check(db: sqlite3.Connection, budget: float, max_errors: int) -> list[str] | None:
-    """``PRAGMA quick_check``: its findings (none for a sound file), or None when it was
-    cut short after ``budget`` seconds. Raises :class:`sqlite3.DatabaseError` for a file
-    too damaged to be checked.
-
-    The walk over the b-trees is a single step of SQLite's virtual machine, which a
-    progress handler cannot stop, so a thread interrupts the connection, and again
-    every few milliseconds (an interrupt that comes before the statement runs is lost)
-    until the check has ended."""
-    cut_short = False
-    ended = threading.Event()
-
-    def interrupt() -> None:
-        nonlocal cut_short
-        if ended.wait(budget):
-            return
-        cut_short = True
-        while not ended.is_set():
-            db.interrupt()
-            ended.wait(0.005)
-
-    timer = threading.Thread(target=interrupt, name="quick_check budget", daemon=True)
-    timer.start()
-    try:
-        rows = db.execute(f"PRAGMA quick_check({int(max_errors)})").fetchall()
-    except sqlite3.OperationalError:
-        if cut_short:
-            return None
-        raise
-    finally:
-        ended.set()
-        timer.join()  # no interrupt can reach a later statement
-    findings = [str(row[0]).removeprefix("*** in database main ***\n") for row in rows]
-    return [] if findings == ["ok"] else findings
-
-
-def _foreign_tables(db: sqlite3.Connection) -> list[str]:
-    """The tables that make this database another program's; none for an empty
-    database and for a maumau one (its ``meta`` table names its schema version)."""
-    names = [
-        name
-        for (name,) in db.execute(
-            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
-            "ORDER BY name"
-        )
-    ]
-    if "meta" in names:
-        try:
-            if db.execute("SELECT 1 FROM meta WHERE key='schema'").fetchone() is not None:
-                return []
-        except sqlite3.OperationalError:  # a table "meta" of another shape
-            return names
-    ours = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
-    return [] if set(names) <= ours else names
-
-
 def _text_or_bytes(raw: bytes) -> str | bytes:
     """A TEXT value as read by :meth:`Store._rows`: its bytes if they are not UTF-8."""
     try:
@@ -986,11 +751,3 @@ def _stats(row: tuple[Any, ...]) -> dict[str, Any]:
         "rounds_won": int(rounds_won or 0),
         "average_score": round(float(average or 0.0), 1),
     }
-
-
-def default_path() -> Path:
-    """``maumau/server.db`` in the platform's data directory (``$XDG_DATA_HOME`` on
-    Linux, ``~/Library/Application Support`` on macOS, ``%LOCALAPPDATA%`` on Windows)."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("maumau", appauthor=False)) / "server.db"
