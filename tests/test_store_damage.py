@@ -34,8 +34,8 @@ import trio
 from wireclient import ServerClosed, WireClient
 
 from maumau.protocol.messages import CreateTable, Lobby, StartMatch, TableInfo, View
-from maumau.server import store as store_module
 from maumau.server.store import Store, StoreDamaged, TableRecord
+from maumau.server.store import check as store_module
 from wire_helpers import SERVER_CLI, start_server_process
 
 OPTIONS = ["--host", "127.0.0.1", "--port", "0"]
