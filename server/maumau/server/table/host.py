@@ -39,7 +39,10 @@ class TableHost(Protocol):
     """What a table needs from the server around it. (The table passes itself to the
     callbacks; they take ``Any`` because this module sits below the table's class.)"""
 
-    store: Store | None
+    @property
+    def store(self) -> Store | None:
+        """Where the table journals its matches and saves its record (None: nowhere)."""
+
     bot_delay: float  # seconds a bot waits before its move
     bot_forgets: float | None  # overrides how often bots forget to say Mau
     hard_budget: float  # the hard bot's thinking time per move

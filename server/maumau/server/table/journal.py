@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Mapping
 from typing import Any
 
 import trio
@@ -115,7 +116,7 @@ class Journaling(Seating):
     def restore(
         self,
         record: TableRecord,
-        sessions: dict[str, Player],
+        sessions: Mapping[str, Player],
         match: MatchRecord | None,
         journal: list[JournalEntry],
     ) -> None:
@@ -178,7 +179,7 @@ class Journaling(Seating):
         self._log(f"restored: {len(journal)} actions replayed, phase {state.phase}")
         self._schedule()
 
-    def _restore_creator(self, record: TableRecord, sessions: dict[str, Player]) -> None:
+    def _restore_creator(self, record: TableRecord, sessions: Mapping[str, Player]) -> None:
         """The creator's session after a restart. A record of an older database names
         no session: the player seated under the creator's name is taken (a seat names
         its session, so this is who sat there, not whoever uses the name now). A
