@@ -67,6 +67,12 @@ class Lobby:
         # Hard bots think in worker threads, one at a time: a search holds the GIL
         # most of the time, and the connections must not starve behind several.
         self.thinking = trio.CapacityLimiter(1)
+        # What a table is given (TableHost): the saver's, handed on as they are (a
+        # table asks for them on every action).
+        self.store: Store | None = saver.store
+        self.commit_soon = saver.commit_soon
+        self.save_later = saver.save_later
+        self.info_sent = saver.info_sent
         self.sessions: dict[str, Session] = {}  # by the SHA-256 of the resume token
         self.tables = tables
         store = saver.store
@@ -82,20 +88,7 @@ class Lobby:
         self._nursery = nursery
         nursery.start_soon(self._broadcaster)
 
-    # --- what a table is given (TableHost) ----------------------------------------------
-
-    @property
-    def store(self) -> Store | None:
-        return self.saver.store
-
-    def commit_soon(self) -> None:
-        self.saver.commit_soon()
-
-    def save_later(self, table: Table) -> None:
-        self.saver.save_later(table)
-
-    def info_sent(self, table: Table) -> None:
-        self.saver.info_sent(table)
+    # --- what a table is given (TableHost; see also __init__) ------------------------------
 
     def lobby_changed(self) -> None:
         """Coalesce lobby updates: one broadcast per batch of changes."""
