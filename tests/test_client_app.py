@@ -26,14 +26,12 @@ import pytest
 from textual.css.query import NoMatches
 
 from maumau.client.app import MauMauApp
-from maumau.client.screens import (
-    LobbyScreen,
-    NewTableScreen,
-    ResultScreen,
-    SeatPlan,
-    SuitPicker,
-    TableScreen,
-)
+from maumau.client.screens.lobby import LobbyScreen
+from maumau.client.screens.new_table import NewTableScreen
+from maumau.client.screens.result import ResultScreen
+from maumau.client.screens.suit_picker import SuitPicker
+from maumau.client.screens.table import TableScreen
+from maumau.client.widgets.seat_plan import SeatPlan
 
 
 def run_async(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from maumau.client.app import MauMauApp
 from maumau.client.net import LinkClosed
-from maumau.client.screens import LobbyScreen, TableScreen
+from maumau.client.screens.lobby import LobbyScreen
+from maumau.client.screens.table import TableScreen
 from test_client_app import create_table, run_async, until
 from wire_helpers import free_port
 

@@ -47,14 +47,14 @@ from textual.widget import Widget
 
 from maumau.client.app import MauMauApp
 from maumau.client.literal import clean, literal
-from maumau.client.records import HistoryScreen, LeaderboardScreen, ReplayScreen
-from maumau.client.screens import (
-    ConnectScreen,
-    HelpScreen,
-    LobbyScreen,
-    ResultScreen,
-    TableScreen,
-)
+from maumau.client.screens.connect import ConnectScreen
+from maumau.client.screens.help import HelpScreen
+from maumau.client.screens.history import HistoryScreen
+from maumau.client.screens.leaderboard import LeaderboardScreen
+from maumau.client.screens.lobby import LobbyScreen
+from maumau.client.screens.replay import ReplayScreen
+from maumau.client.screens.result import ResultScreen
+from maumau.client.screens.table import TableScreen
 from maumau.protocol.codec import NEED_DATA, PEER_CLOSED, Connection, RemoteProtocolError
 from maumau.protocol.messages import (
     PROTOCOL_VERSION,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from maumau.client.screens import SuitPicker, TableScreen
+from maumau.client.screens.suit_picker import SuitPicker
+from maumau.client.screens.table import TableScreen
 from maumau.protocol.messages import (
     CatchPlayer,
     DrawCard,

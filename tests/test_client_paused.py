@@ -7,7 +7,9 @@ import asyncio
 import dataclasses
 
 from maumau.client.app import PAUSED_TEXT, MauMauApp
-from maumau.client.screens import Banner, LobbyScreen, TableScreen
+from maumau.client.screens.lobby import LobbyScreen
+from maumau.client.screens.table import TableScreen
+from maumau.client.widgets.banner import Banner
 from maumau.protocol.messages import DrawCard, Lobby, TableInfo
 from test_client_app import until
 from test_client_hostile import FakeServer, screen_is, seat, view, welcome

@@ -23,13 +23,13 @@ import pytest
 
 from maumau.client.app import MauMauApp
 from maumau.client.net import ServerLink
-from maumau.client.records import (
-    HistoryScreen,
-    LeaderboardScreen,
-    LoneReplayScreen,
-    ReplayScreen,
-)
-from maumau.client.screens import ConnectScreen, LobbyScreen, NewTableScreen, SeatPlan
+from maumau.client.screens.connect import ConnectScreen
+from maumau.client.screens.history import HistoryScreen
+from maumau.client.screens.leaderboard import LeaderboardScreen
+from maumau.client.screens.lobby import LobbyScreen
+from maumau.client.screens.new_table import NewTableScreen
+from maumau.client.screens.replay import LoneReplayScreen, ReplayScreen
+from maumau.client.widgets.seat_plan import SeatPlan
 from maumau.protocol.messages import (
     CreateTable,
     GetReplay,

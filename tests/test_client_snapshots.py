@@ -16,15 +16,16 @@ import pytest
 from textual.screen import Screen
 
 from maumau.client import render
-from maumau.client.app import MauMauApp, ServerMessage
-from maumau.client.records import HistoryScreen, LeaderboardScreen, ReplayScreen
-from maumau.client.screens import (
-    LobbyScreen,
-    NewTableScreen,
-    ResultScreen,
-    SuitPicker,
-    TableScreen,
-)
+from maumau.client.app import MauMauApp
+from maumau.client.connection import ServerMessage
+from maumau.client.screens.history import HistoryScreen
+from maumau.client.screens.leaderboard import LeaderboardScreen
+from maumau.client.screens.lobby import LobbyScreen
+from maumau.client.screens.new_table import NewTableScreen
+from maumau.client.screens.replay import ReplayScreen
+from maumau.client.screens.result import ResultScreen
+from maumau.client.screens.suit_picker import SuitPicker
+from maumau.client.screens.table import TableScreen
 from maumau.protocol.messages import (
     Error,
     GameEvent,

@@ -1,32 +1,31 @@
-"""The Textual app: one network worker, one view model, a screen per place.
+"""The Textual app: it owns the connection, the view model and the navigation.
 
 Theory of operation
 -------------------
-:meth:`MauMauApp.network` is an ``@work`` task on the app's own asyncio loop. It
-connects, sends ``hello`` (with the resume token after a drop), and turns every
-server message into a :class:`ServerMessage` posted to the app. The handler folds
-the message into the :class:`~maumau.client.model.Model` and tells the screen on top
-to redraw; it also moves between the lobby and table screens when the server says
-the player sat down or left.
+The app owns a :class:`~maumau.client.connection.Connection`, run by the
+:meth:`MauMauApp.network` worker on the app's own asyncio loop, which posts every
+server message to the app (:class:`~maumau.client.connection.ServerMessage`) and
+says when the connection is lost or refused
+(:class:`~maumau.client.connection.ConnectionChanged`). :meth:`on_server_message`
+folds each message into the :class:`~maumau.client.model.Model` and tells the
+screens that show it to redraw; it also moves between the lobby and table screens
+when the server says the player sat down or left. A lost connection shows a banner
+on every screen while the connection reconnects; a refused one goes back to the
+connect screen with the reason. Every ``hello`` carries the name's secret from
+:mod:`maumau.client.config` (a server that keeps records then gives the player's
+session back after a crash or a closed terminal).
 
-A lost connection never ends the app: a banner on every screen says so, and the
-worker reconnects with backoff using the resume token, so the table comes back as it
-was. That holds across a server restart too (a crash included): a server that keeps
-records knows the token again after it starts, and the worker keeps trying, every
-few seconds, for as long as the app runs. Every ``hello`` carries the name's secret
-from :mod:`maumau.client.config`; on a server that keeps records the secret also
-takes the player's session back when the token is lost, so a client closed without
-quitting (a closed terminal, a crash) is back at its table on its next run. If the
-session is taken back by another client that way, this one is told so
-(``goodbye``, "replaced") and does not fight for it. A refused hello (a taken name,
-a name reserved by another player's secret, a full server) goes back to the connect
-screen with the reason.
+Screens never import the app. They read its state through
+:class:`~maumau.client.host.Host` and post what they want done
+(:mod:`maumau.client.screens.messages`): :meth:`on_to_server` sends a protocol
+message, :meth:`on_connect_requested` connects, :meth:`on_table_left` goes back to
+the lobby, :meth:`on_replay_requested` opens a replay.
 
-The records (leaderboard, history, replays; :mod:`maumau.client.records`) are
-screens over the lobby. Their answers are folded into the model like everything
-else, and the app tells each records screen that is open to redraw. With
-``--replay MATCH`` the app shows only that replay: the lobby and tables the server
-sends are kept in the model but not shown, and leaving the replay quits.
+The records (leaderboard, history, replays) are screens over the lobby. Their
+answers are folded into the model like everything else, and the app tells each
+records screen that is open to redraw. With ``--replay MATCH`` the app shows only
+that replay: the lobby and tables the server sends are kept in the model but not
+shown, and leaving the replay quits.
 
 Whatever the server or other players wrote is shown as written, never as markup or
 a terminal escape (:mod:`maumau.client.literal`): the link cleans each message, the
@@ -35,16 +34,13 @@ screens give their widgets ``Text``, and :meth:`MauMauApp.notify` never reads ma
 
 from __future__ import annotations
 
-import asyncio
-import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding
-from textual.message import Message as TextualMessage
 from textual.notifications import SeverityLevel
 
 from maumau.protocol.messages import (
@@ -66,36 +62,24 @@ from maumau.protocol.messages import (
 )
 
 from . import config
+from .address import server_label
+from .connection import Connection, ConnectionChanged, ServerMessage
 from .literal import clean, literal
 from .model import RECORDS_REQUESTS, Model
-from .net import LinkClosed, ServerLink
-from .records import (
-    HistoryScreen,
-    LeaderboardScreen,
-    LoneReplayScreen,
-    RecordsScreen,
-    ReplayScreen,
-)
-from .screens import Banner, ConnectScreen, LobbyScreen, TableScreen
+from .screens.connect import ConnectScreen
+from .screens.history import HistoryScreen
+from .screens.leaderboard import LeaderboardScreen
+from .screens.lobby import LobbyScreen
+from .screens.messages import ConnectRequested, ReplayRequested, TableLeft, ToServer
+from .screens.records_base import RecordsScreen
+from .screens.replay import LoneReplayScreen, ReplayScreen
+from .screens.table import TableScreen
+from .widgets.banner import Banner
 
-BACKOFF = (0.5, 1, 2, 4, 8)
+S = TypeVar("S")
+
 PAUSED_TEXT = "Paused: the server cannot save (its disk may be full). Nothing is lost."
 ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓": "Down"}
-
-
-class ServerMessage(TextualMessage):
-    """A message from the server, delivered on the app's loop."""
-
-    def __init__(self, message: Message) -> None:
-        super().__init__()
-        self.message = message
-
-
-class ConnectionChanged(TextualMessage):
-    def __init__(self, text: str | None, fatal: bool = False) -> None:
-        super().__init__()
-        self.text = text
-        self.fatal = fatal
 
 
 class MauMauApp(App[None]):
@@ -116,26 +100,21 @@ class MauMauApp(App[None]):
         replay: int | None = None,
     ) -> None:
         super().__init__()
-        self.host = host
-        self.port = port
-        self.player = name
+        self.connection = Connection(self.post_message)
+        self.connection.host, self.connection.port = host, port
+        self.connection.name = name
+        self.connection.replay_only = replay is not None
         self.ascii_only = ascii_only
         self.on_welcome = on_welcome
         self.remember = remember
         self.replay_match = replay  # maumau-client --replay: show only this match
-        self.secret: str | None = None
-        self.forgotten = False  # the server did not know our resume token any more
-        self.quitting = False
-        self.welcomed = False  # on this server, once: then a drop is worth retrying
         self.banner_text: str | None = None  # why the connection is down, while it is
         self.paused_text: str | None = None  # why the table is paused, while it is
         self.model = Model()
-        self.link: ServerLink | None = None
-        self.connected = False
 
     @property
     def server_label(self) -> str:
-        return f"{self.host}:{self.port}" if self.host else ""
+        return server_label(self.connection.host, self.connection.port)
 
     def on_mount(self) -> None:
         self.start()
@@ -162,111 +141,35 @@ class MauMauApp(App[None]):
 
     def start(self) -> None:
         """Connect, or ask where to."""
-        if self.host and self.port:
-            self.connect_to(self.host, self.port, self.player)
+        host, port, name = self.connection.host, self.connection.port, self.connection.name
+        if host and port:
+            self.connect_to(host, port, name)
         else:
             saved = config.load()
             address = saved.get("server", "")
-            self.push_screen(ConnectScreen(address, self.player or saved.get("name", "")))
-
-    @staticmethod
-    def parse_address(text: str) -> tuple[str, int] | None:
-        host, _, port = text.strip().rpartition(":")
-        host = host.strip("[]")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            return None
-        return host, int(port)
+            self.push_screen(ConnectScreen(address, name or saved.get("name", "")))
 
     def connect_to(self, host: str, port: int, name: str) -> None:
-        self.host, self.port, self.player = host, port, name
         # The embedded server of --local keeps no records: no secret to keep for it.
         # --replay only watches: with the secret it would take the player's own
         # session over (seat included) from the client they play with, so it comes
         # as a viewer without a secret, under a name that reserves nothing.
         if self.replay_match is not None:
-            self.player, self.secret = f"{name[:15].rstrip()} (replay)", None
+            self.connection.aim(host, port, f"{name[:15].rstrip()} (replay)", None)
         else:
-            self.secret = config.secret_for(name) if self.remember else None
+            secret = config.secret_for(name) if self.remember else None
+            self.connection.aim(host, port, name, secret)
         self.model = Model()
-        self.welcomed = False
         self.network()
-
-    # --- the network worker -------------------------------------------------------
 
     @work(exclusive=True, group="net", exit_on_error=False)
     async def network(self) -> None:
-        attempt = 0
-        assert self.host is not None and self.port is not None
-        while True:
-            try:
-                self.link = await ServerLink.open(
-                    self.host, self.port, self.player, self.model.resume, self.secret
-                )
-                await self.link.run(self._deliver)
-            except LinkClosed as closed:
-                self.link = None
-                if self.quitting:
-                    return
-                if self.connected:
-                    attempt = 0  # it worked before this drop: start the backoff again
-                self.connected = False
-                fatal = closed.fatal_error
-                if fatal is not None and fatal.code == "unknown_resume":
-                    # The server forgot the token (it restarted without records, or
-                    # the session was taken back with the secret elsewhere): hello
-                    # afresh. With the secret that may still bring the seat back;
-                    # otherwise it is the lobby.
-                    self.forgotten = self.model.table is not None
-                    self.model.resume = None
-                    self.model.table = self.model.view = None
-                    continue
-                taken = fatal is not None and fatal.code in ("name_taken", "name_reserved")
-                if taken and self.replay_match is not None and not self.welcomed:
-                    # Only watching a replay: any other name will do.
-                    self.player = f"viewer-{secrets.token_hex(3)}"
-                    continue
-                if closed.replaced:
-                    # Another client took this session back (the same player, by the
-                    # name's secret): it has the seat now; taking it back again would
-                    # start a tug of war.
-                    self.post_message(
-                        ConnectionChanged(
-                            "Another client took over this session (same name and secret).",
-                            fatal=True,
-                        )
-                    )
-                    return
-                never_welcomed = not self.welcomed
-                refused = fatal is not None and fatal.code != "abuse"
-                if refused or never_welcomed:
-                    # A refused hello or an unreachable server: ask the player.
-                    reason = closed.reason
-                    if fatal is not None and fatal.code == "name_reserved":
-                        reason = f"The name {self.player} belongs to another player; pick another."
-                    self.post_message(ConnectionChanged(reason, fatal=True))
-                    return
-                delay = BACKOFF[min(attempt, len(BACKOFF) - 1)]
-                attempt += 1
-                self.post_message(
-                    ConnectionChanged(
-                        f"Connection lost; reconnecting in {delay:g} s ({closed.reason})"
-                    )
-                )
-                await asyncio.sleep(delay)
-            else:
-                return
-
-    def _deliver(self, message: Message) -> None:
-        self.post_message(ServerMessage(message))
+        await self.connection.run(self.model)
 
     async def send(self, message: Message) -> None:
-        if self.link is None:
-            self.show_error("Not connected; reconnecting...")
-            return
-        try:
-            await self.link.send(message)
-        except LinkClosed as closed:
-            self.show_error(closed.reason)
+        problem = await self.connection.send(message)
+        if problem is not None:
+            self.show_error(problem)
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)
@@ -293,16 +196,38 @@ class MauMauApp(App[None]):
         """At the table, under the hand (next to what caused it); elsewhere a toast.
         ``text`` may hold the server's or the system's words: it is cleaned first."""
         text = clean(text)
-        screen = self._table_screen()
+        screen = self._find(TableScreen)
         if screen is not None and self.screen is screen:
             screen.show_problem(text)
         else:
             self.notify(text, severity="warning", timeout=4)
 
-    # --- messages from the worker ---------------------------------------------------
+    # --- what the screens ask ---------------------------------------------------------
+
+    async def on_to_server(self, event: ToServer) -> None:
+        await self.send(event.message)
+
+    def on_connect_requested(self, event: ConnectRequested) -> None:
+        self.connect_to(event.host, event.port, event.name)
+
+    def on_table_left(self, event: TableLeft) -> None:
+        self.model.left_table()
+        self.show_lobby()
+
+    def on_replay_requested(self, event: ReplayRequested) -> None:
+        """Replay a match from the history (its summary names the bots)."""
+        self.push_screen(ReplayScreen(int(event.summary["id"]), event.summary))
+
+    def action_leaderboard(self) -> None:
+        self.push_screen(LeaderboardScreen())
+
+    def action_history(self) -> None:
+        self.push_screen(HistoryScreen())
+
+    # --- what the connection says -------------------------------------------------------
 
     def on_connection_changed(self, event: ConnectionChanged) -> None:
-        if self.quitting or not self.is_running:
+        if self.connection.quitting or not self.is_running:
             return  # shutting down: the screens are going away
         if event.fatal and self.replay_match is not None:
             self.exit(return_code=1, message=literal(f"maumau-client: {event.text}"))
@@ -316,7 +241,7 @@ class MauMauApp(App[None]):
     def switch_to_connect(self, message: str) -> None:
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(ConnectScreen(self.server_label, self.player, message))
+        self.push_screen(ConnectScreen(self.server_label, self.connection.name, message))
 
     async def on_server_message(self, event: ServerMessage) -> None:
         if not self.is_running:
@@ -326,20 +251,7 @@ class MauMauApp(App[None]):
         if not model.apply(message):
             return
         if isinstance(message, Welcome):
-            self.connected = self.welcomed = True
-            self.set_banner(None)
-            if self.forgotten and not message.resumed:
-                self.notify("The server forgot your session: back to the lobby.")
-            self.forgotten = False
-            if self.remember and self.host and self.replay_match is None:
-                config.save({"server": self.server_label, "name": message.name})
-            if self.on_welcome is not None and not message.resumed:
-                callback, self.on_welcome = self.on_welcome, None
-                await callback(self)  # type: ignore[misc]
-            if self.replay_match is not None and not self._records_screens():
-                self.push_screen(LoneReplayScreen(self.replay_match))
-            for records in self._records_screens():
-                records.reconnected()
+            await self._welcomed(message)
             return
         if isinstance(message, (Stats, Matches, Replay)) or (
             isinstance(message, Error) and message.ref in RECORDS_REQUESTS
@@ -352,6 +264,7 @@ class MauMauApp(App[None]):
             return
         if self.replay_match is not None:
             return  # only the replay is shown
+        table = self._find(TableScreen)
         if isinstance(message, Lobby):
             if model.table is None:
                 self.show_lobby()
@@ -359,20 +272,17 @@ class MauMauApp(App[None]):
             self.set_paused(message.paused)
             self._show_table(full=True)
         elif isinstance(message, View):
-            screen = self._table_screen()
-            if screen is not None:
-                screen.refresh_model()
+            if table is not None:
+                table.refresh_model()
             else:
                 self._show_table(full=True)
         elif isinstance(message, (GameEvent, MauDecision)):
-            screen = self._table_screen()
-            if screen is not None:
-                screen.add_log(message.text)
+            if table is not None:
+                table.add_log(message.text)
         elif isinstance(message, ChatLine):
-            screen = self._table_screen()
-            if message.scope == "table" and screen is not None:
-                screen.add_chat(f"{message.sender}: {message.text}")
-            lobby = self._lobby_screen()
+            if message.scope == "table" and table is not None:
+                table.add_chat(f"{message.sender}: {message.text}")
+            lobby = self._find(LobbyScreen)
             if message.scope == "lobby" and lobby is not None:
                 lobby.refresh_model()
         elif isinstance(message, Error):
@@ -381,56 +291,57 @@ class MauMauApp(App[None]):
             if not (message.fatal and message.ref == "hello"):  # the connect screen says it
                 self.show_error(message.message)
 
+    async def _welcomed(self, message: Welcome) -> None:
+        self.set_banner(None)
+        if self.connection.welcome(message.resumed):
+            self.notify("The server forgot your session: back to the lobby.")
+        if self.remember and self.connection.host and self.replay_match is None:
+            config.save({"server": self.server_label, "name": message.name})
+        if self.on_welcome is not None and not message.resumed:
+            callback, self.on_welcome = self.on_welcome, None
+            await callback(self)  # type: ignore[misc]
+        if self.replay_match is not None and not self._records_screens():
+            self.push_screen(LoneReplayScreen(self.replay_match))
+        for records in self._records_screens():
+            records.reconnected()
+
+    # --- places -------------------------------------------------------------------------
+
     def _records_screens(self) -> list[RecordsScreen]:
         return [s for s in self.screen_stack if isinstance(s, RecordsScreen)]
 
-    def action_leaderboard(self) -> None:
-        self.push_screen(LeaderboardScreen())
-
-    def action_history(self) -> None:
-        self.push_screen(HistoryScreen())
-
-    def open_replay(self, summary: dict[str, Any]) -> None:
-        """Replay a match from the history (its summary names the bots)."""
-        self.push_screen(ReplayScreen(int(summary["id"]), summary))
-
-    def _table_screen(self) -> TableScreen | None:
+    def _find(self, kind: type[S]) -> S | None:
+        """The screen of this kind in the stack, if one is open."""
         for screen in self.screen_stack:
-            if isinstance(screen, TableScreen):
-                return screen
-        return None
-
-    def _lobby_screen(self) -> LobbyScreen | None:
-        for screen in self.screen_stack:
-            if isinstance(screen, LobbyScreen):
+            if isinstance(screen, kind):
                 return screen
         return None
 
     def show_lobby(self) -> None:
         self.set_paused(None)  # a pause is the table's
-        lobby = self._lobby_screen()
+        lobby = self._find(LobbyScreen)
         if lobby is None:
             while len(self.screen_stack) > 1:
                 self.pop_screen()
             self.push_screen(LobbyScreen())
             return
         # Back from a table: close it (and its dialogs); dialogs over the lobby stay.
-        while self._table_screen() is not None and len(self.screen_stack) > 1:
+        while self._find(TableScreen) is not None and len(self.screen_stack) > 1:
             self.pop_screen()
         lobby.refresh_model()
 
     def _show_table(self, full: bool) -> None:
-        screen = self._table_screen()
+        screen = self._find(TableScreen)
         if screen is None:
             self.push_screen(TableScreen())
             return
         screen.refresh_model(full=full)
 
     async def action_quit(self) -> None:
-        self.quitting = True  # the network worker must not report the close it sees
-        if self.link is not None:
+        self.connection.quitting = True  # the network worker must not report the close
+        if self.connection.link is not None:
             await self.send(Bye())
-            self.link.close()
+            self.connection.link.close()
         self.exit()
 
 

@@ -19,6 +19,7 @@ import os
 import sys
 
 from . import config
+from .address import parse_address
 
 
 def default_name() -> str:
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
             remember=False,
         )
     elif args.address:
-        parsed = MauMauApp.parse_address(args.address)
+        parsed = parse_address(args.address)
         if parsed is None:
             print(f"maumau-client: {args.address!r} is not host:port", file=sys.stderr)
             raise SystemExit(2)

@@ -4,11 +4,13 @@ Each function returns a :class:`rich.text.Text` for one area of the table screen
 Nothing is said by colour alone: the player on turn has a ``▶`` (``>`` in ASCII),
 "MAU!" is a word, suits keep their symbols (or letters in ASCII) when coloured.
 The replay screen's areas (every hand revealed, the pile, the title) are drawn here
-too, from a :class:`~maumau.client.model.ReplayBook` step.
+too, from a :class:`~maumau.client.model.ReplayBook` step, and the few words the
+records screens share (a finish time, a count, a game's name).
 """
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from rich.text import Text
@@ -321,6 +323,23 @@ def score_chart(model: Model, ascii_only: bool, width: int = 26) -> Text:
         bar = block * min(width, int(width * score / max(1, target)))
         text.append(f"{names[seat][:12]:<12} {bar:<{width}} {score:>5}  ({trail})\n")
     return text
+
+
+# --- records -------------------------------------------------------------------------
+
+
+def when(finished: float) -> str:
+    """A finish time as local date and time: ``2025-05-01 21:30``."""
+    return datetime.datetime.fromtimestamp(finished).strftime("%Y-%m-%d %H:%M")
+
+
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``1 win``, ``3 wins``."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def game_name(variant: str) -> str:
+    return "Mau Mau" if variant == "classic" else "American"
 
 
 # --- replays -------------------------------------------------------------------------

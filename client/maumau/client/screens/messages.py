@@ -1,0 +1,48 @@
+"""What screens ask of the app, as Textual messages posted upward.
+
+Screens never import the app. When a key means "send this to the server", "connect
+there", "back to the lobby" or "show that replay", the screen posts one of these to
+``self.app`` and carries on; the app handles them in order (``on_to_server``,
+``on_connect_requested``, ...), on its own message queue, so a move and what follows
+it reach the server in the order the keys were pressed. Posting to the app itself
+rather than bubbling through the screen keeps a message alive when the dialog that
+posted it closes at once (a closed screen drops its queue).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message as TextualMessage
+
+from maumau.protocol.messages import Message
+
+
+class ToServer(TextualMessage):
+    """Send ``message`` to the server (the app says so if it cannot)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__()
+        self.message = message
+
+
+class ConnectRequested(TextualMessage):
+    """The connect screen's answer: connect to ``host:port`` as ``name``."""
+
+    def __init__(self, host: str, port: int, name: str) -> None:
+        super().__init__()
+        self.host = host
+        self.port = port
+        self.name = name
+
+
+class TableLeft(TextualMessage):
+    """The player left the table (``leave_table`` is on its way): back to the lobby."""
+
+
+class ReplayRequested(TextualMessage):
+    """Show the replay of the match the history's ``summary`` describes."""
+
+    def __init__(self, summary: dict[str, Any]) -> None:
+        super().__init__()
+        self.summary = summary

@@ -1,0 +1,207 @@
+"""The replay of a finished match, step by step, every hand revealed.
+
+Theory of operation
+-------------------
+The replay screen shows one step at a time from the model's
+:class:`~maumau.client.model.ReplayBook`. Before drawing a step it asks the book
+which pages are missing for that step and for the steps :data:`PREFETCH` ahead and
+behind, and sends a ``get_replay`` for each; so stepping through a match rarely
+waits, and jumping (End, a round start) fetches only the page it lands on. Seeking
+the next or previous round start may need pages not here yet: the screen remembers
+the seek and carries it on as pages arrive (:mod:`.records_base`).
+``maumau-client --replay`` shows only :class:`LoneReplayScreen`, whose leaving quits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from maumau.protocol.messages import GetReplay
+
+from .. import render
+from ..literal import literal
+from ..model import REPLAY_PAGE, ReplayBook, plain
+from ..widgets.ascii_aware import AsciiAware
+from ..widgets.banner import Banner
+from .records_base import RecordsScreen
+
+PREFETCH = 20  # steps ahead and behind the replay keeps ready
+
+
+class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
+    """A finished match, step by step, every hand revealed (``get_replay`` pages)."""
+
+    BINDINGS = [
+        Binding("right", "step(1)", "step", key_display="←→"),
+        Binding("left", "step(-1)", "step", show=False),
+        Binding("space", "step(1)", "step", show=False),
+        Binding("pagedown", "step(10)", "10 steps", key_display="PgUp/PgDn"),
+        Binding("pageup", "step(-10)", "10 steps", show=False),
+        Binding("home", "first", "first"),
+        Binding("end", "last", "last"),
+        Binding("n", "round(1)", "round", key_display="n/p"),
+        Binding("p", "round(-1)", "round", show=False),
+        Binding("q", "back", "back"),
+        Binding("escape", "back", "back", show=False),
+    ]
+
+    def __init__(self, match: int, summary: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.match = match
+        self.summary = summary
+        self.n = 0  # the step shown
+        self.seek = 0  # +1 / -1: on the way to the next / previous round start
+        self.note = ""  # a word about the last key, until the next one
+
+    @property
+    def book(self) -> ReplayBook:
+        model = self.host.model
+        if model.replay is None or model.replay.match != self.match:
+            model.replay = ReplayBook(self.match)
+            if self.summary is not None:
+                model.replay.names = tuple(self.summary["names"])
+                model.replay.bots = tuple(self.summary["bots"])
+                model.replay.table = self.summary["table"]
+                model.replay.variant = self.summary["variant"]
+        return model.replay
+
+    def compose(self) -> ComposeResult:
+        yield Banner()
+        yield Static("", id="replay-title", classes="title")
+        yield Static("", id="replay-hands")
+        yield Static("", id="replay-table")
+        yield Static("", id="replay-lines")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#replay-hands", Static).border_title = "every hand"
+        self.query_one("#replay-lines", Static).border_title = "what happened"
+        self.book.error = None
+        self._fetch()
+        self.refresh_records()
+
+    # --- fetching ------------------------------------------------------------------
+
+    def _fetch(self) -> None:
+        """Ask for the page of the step shown, and those a few steps either side."""
+        book = self.book
+        last = book.last
+        around = [self.n, self.n + PREFETCH, self.n - PREFETCH]
+        for k in around:
+            k = max(0, k if last is None else min(k, last))
+            start = book.wants(k)
+            if start is not None:
+                self.ask(GetReplay(self.match, start, REPLAY_PAGE))
+
+    def reconnected(self) -> None:
+        self._fetch()
+        self.refresh_records()
+
+    # --- keys ------------------------------------------------------------------------
+
+    def _go(self, n: int) -> None:
+        last = self.book.last
+        self.n = max(0, n if last is None else min(n, last))
+        self._fetch()
+        self.refresh_records()
+
+    def action_step(self, step: int) -> None:
+        self.seek, self.note = 0, ""
+        self._go(self.n + step)
+
+    def action_first(self) -> None:
+        self.seek, self.note = 0, ""
+        self._go(0)
+
+    def action_last(self) -> None:
+        self.seek, self.note = 0, ""
+        last = self.book.last
+        if last is not None:
+            self._go(last)
+
+    def action_round(self, direction: int) -> None:
+        self.seek, self.note = direction, ""
+        self._carry_on_seek()
+        self.refresh_records()
+
+    def _carry_on_seek(self) -> None:
+        if not self.seek:
+            return
+        book = self.book
+        found, missing = (book.next_round if self.seek > 0 else book.previous_round)(self.n)
+        if found is not None:
+            self.seek = 0
+            self._go(found)
+        elif missing is not None:
+            start = book.wants(missing)
+            if start is not None:
+                self.ask(GetReplay(self.match, start, REPLAY_PAGE))
+            self.note = "looking for the round start..."
+        else:
+            self.seek = 0
+            self.note = "this is the last round"
+
+    async def action_back(self) -> None:
+        self.dismiss(None)
+
+    # --- drawing ---------------------------------------------------------------------
+
+    def refresh_records(self) -> None:
+        if not self.is_mounted:
+            return
+        host = self.host
+        book = self.book
+        if book.error and book.total is None and host.replay_match is not None:
+            self.app.exit(return_code=1, message=literal(f"maumau-client: {book.error}"))
+            return
+        if self.seek and book.steps:
+            self._carry_on_seek()
+        if book.last is not None and self.n > book.last:
+            self.n = book.last
+        ascii_only = host.ascii_only
+        width, height = self.app.size.width or 80, self.app.size.height or 24
+        self.query_one("#replay-title", Static).update(
+            render.replay_title(book, self.n, ascii_only, width)
+        )
+        hands = self.query_one("#replay-hands", Static)
+        table = self.query_one("#replay-table", Static)
+        lines = self.query_one("#replay-lines", Static)
+        step = book.steps.get(self.n)
+        if step is None:
+            hands.update(Text(f" {book.error}" if book.error else " loading...", style="bold"))
+            table.update("")
+            lines.update("")
+            return
+        room = height - 1 - 1 - 2 - 4 - 2 - 1  # title, footer, pile, log, borders, header
+        hands.update(render.replay_hands(book, step, ascii_only, width - 4, room))
+        winner = self.summary["winner"] if self.summary is not None else None
+        if winner is None and step["phase"] == "match_over":
+            # Only the winner reaches the target, so the highest score is the winner's.
+            winner = max(range(len(step["scores"])), key=lambda seat: step["scores"][seat])
+        table.update(render.replay_table(book, step, ascii_only, winner))
+        text = Text()
+        for line in step["lines"]:
+            text.append(plain(line, ascii_only) + "\n")
+        if not step["lines"]:
+            text.append("(nothing visible happened)\n", style="dim")
+        if self.note or book.error:
+            text.append(f"({self.note or book.error})", style="italic")
+        lines.update(text)
+
+
+class LoneReplayScreen(ReplayScreen):
+    """``maumau-client --replay``: the only screen; leaving it quits the client."""
+
+    BINDINGS = [
+        Binding("q", "back", "quit"),
+        Binding("escape", "back", "quit", show=False),
+    ]
+
+    async def action_back(self) -> None:
+        await self.app.action_quit()

@@ -1,0 +1,333 @@
+"""The table screen: opponents, pile, my hand, the log and the chat.
+
+Theory of operation
+-------------------
+The screen holds no game truth: it is redrawn from the view model whenever a server
+message arrives (the app calls :meth:`TableScreen.refresh_model`, or
+:meth:`~TableScreen.add_log` / :meth:`~TableScreen.add_chat` for one line). Its own
+state is only what the player is doing: the picked card (``cursor``) and an armed
+Mau call. The hand and the pile are widgets of their own
+(:class:`~maumau.client.widgets.hand.Hand`, with the last complaint under it;
+:class:`~maumau.client.widgets.pile.Pile`, with the turn's countdown).
+
+A key becomes a protocol message posted to the app (:class:`~.messages.ToServer`);
+the footer shows only the keys that mean something now
+(:func:`~.table_keys.key_means_something`), and a card that does not fit is explained
+under the hand instead of sent. A Jack or a wild first asks for the suit or colour
+(:class:`~.suit_picker.SuitPicker`). When a round ends the result dialog opens
+(:class:`~.result.ResultScreen`); closing it says ready (or asks for a rematch).
+Leaving asks first, then tells the app (:class:`~.messages.TableLeft`).
+
+Text the client did not write itself reaches a widget only as a Rich ``Text`` made
+by :func:`~maumau.client.literal.literal`: a plain ``str`` would be read as markup.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Input, RichLog, Static
+
+from maumau.protocol.messages import (
+    CatchPlayer,
+    ChallengeCard,
+    Chat,
+    DrawCard,
+    LeaveTable,
+    Message,
+    PassTurn,
+    PlayCard,
+    Ready,
+    Rematch,
+    SayMau,
+    StartMatch,
+)
+
+from .. import render
+from ..host import Host, host_of
+from ..literal import clean, literal
+from ..model import plain
+from ..widgets.banner import Banner
+from ..widgets.hand import Hand
+from ..widgets.pile import Pile
+from .confirm import ConfirmScreen
+from .help import HelpScreen, rules_summary
+from .messages import TableLeft, ToServer
+from .result import ResultScreen
+from .suit_picker import SuitPicker
+from .table_keys import key_means_something, why_not
+
+
+class TableScreen(Screen[None]):
+    """The table: opponents, pile, my hand, log and chat."""
+
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "pick", key_display="←→"),
+        Binding("right", "cursor(1)", "pick", show=False),
+        *[Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)],
+        Binding("enter", "play", "play"),
+        Binding("d", "draw", "draw"),
+        Binding("k", "keep", "keep"),
+        Binding("t", "take", "take"),
+        Binding("x", "challenge", "challenge"),
+        Binding("m", "mau", "Mau"),
+        Binding("M", "maumau", "Mau Mau", key_display="M"),
+        Binding("c", "catch", "catch"),
+        Binding("s", "start", "start"),
+        Binding("r", "rematch", "rematch"),
+        Binding("tab", "chat", "chat", priority=True),
+        Binding("question_mark", "help", "help", key_display="?"),
+        Binding("q", "leave", "leave"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cursor = 0
+        self.armed: str | None = None
+        self.shown: tuple[int, int] = (0, 0)  # (match, round) of the last result shown
+        self.result: ResultScreen | None = None
+
+    @property
+    def host(self) -> Host:
+        return host_of(self.app)
+
+    @property
+    def problem(self) -> str | None:
+        """What the hand says about the last key that did nothing, if anything."""
+        return self.query_one(Hand).problem
+
+    def compose(self) -> ComposeResult:
+        yield Banner()
+        yield Static("", id="title", classes="title")
+        yield Static("", id="opponents")
+        yield Pile()
+        yield Hand()
+        with Horizontal(id="bottom"):
+            yield RichLog(id="log", wrap=True, max_lines=300)
+            yield RichLog(id="chat", wrap=True, max_lines=300)
+        yield Input(
+            placeholder="say something at the table; Enter sends, Esc leaves", id="chat-input"
+        )
+        yield Footer()
+
+    drawn = False  # set once mounted: messages before that are drawn by on_mount
+
+    def on_mount(self) -> None:
+        self.drawn = True
+        self.query_one("#chat-input", Input).display = False
+        self.set_class(self.host.ascii_only, "ascii")
+        self.refresh_model(full=True)
+
+    def send(self, message: Message) -> None:
+        """Ask the app to send ``message`` to the server."""
+        self.app.post_message(ToServer(message))
+
+    # --- drawing -----------------------------------------------------------------
+
+    def refresh_model(self, full: bool = False, new_lines: int = 0) -> None:
+        if not self.drawn:
+            return  # on_mount draws everything, the log included
+        model = self.host.model
+        ascii_only = self.host.ascii_only
+        pile = self.query_one(Pile)
+        pile.follow()
+        cards = model.hand()
+        self.cursor = max(0, min(self.cursor, len(cards) - 1))
+        if not model.can_arm() and not model.owes_call():
+            self.armed = None if not model.my_turn else self.armed
+        self.query_one("#title", Static).update(render.title(model, ascii_only))
+        self.query_one("#opponents", Static).update(
+            render.opponents(model, ascii_only, self.size.width or 80)
+        )
+        pile.draw()
+        self.query_one(Hand).draw(self.cursor, self.armed, (self.size.width or 80) - 2)
+        log = self.query_one("#log", RichLog)
+        if full:
+            log.clear()
+            for line in model.log:
+                log.write(literal(plain(line, ascii_only)))
+            chat = self.query_one("#chat", RichLog)
+            chat.clear()
+            for line in model.chat:
+                chat.write(literal(plain(line, ascii_only)))
+        self.refresh_bindings()
+        self._maybe_show_result()
+
+    def show_problem(self, text: str) -> None:
+        """Say, under the hand, why the last key did nothing (until the next change)."""
+        self.query_one(Hand).complain(text)
+        self.refresh_model()
+
+    def add_log(self, line: str) -> None:
+        if not self.drawn:
+            return  # the model keeps the line; on_mount writes the whole log
+        self.query_one("#log", RichLog).write(literal(plain(line, self.host.ascii_only)))
+
+    def add_chat(self, line: str) -> None:
+        if not self.drawn:
+            return
+        self.query_one("#chat", RichLog).write(literal(plain(line, self.host.ascii_only)))
+
+    def _maybe_show_result(self) -> None:
+        model = self.host.model
+        view = model.view
+        if view is None:
+            return
+        if view.phase not in ("round_over", "match_over"):
+            if self.result is not None and self.app.screen is self.result:
+                self.result.closed_by_round = True  # the next round has begun
+                self.result.dismiss(False)
+            self.result = None
+            return
+        if view.last_round is None:
+            return
+        key = (model.match_no, view.last_round["round"])
+        if key <= self.shown:
+            return
+        self.shown = key
+        seated = view.seat is not None
+        text = render.round_result(model, self.host.ascii_only)
+        match_over = view.phase == "match_over"
+        if match_over:
+            names = model.names()
+            winner = names[view.winner] if view.winner is not None else "?"
+            text.append(f"\n{winner} wins the match!\n", style="bold")
+
+        def closed(rematch: bool | None) -> None:
+            if self.result is not None and self.result.closed_by_round:
+                return
+            if rematch and seated:
+                self.send(Rematch())
+            elif not match_over and seated:
+                self.send(Ready(True))
+
+        self.result = ResultScreen(text, match_over and seated)
+        self.app.push_screen(self.result, closed)
+
+    # --- which keys mean something now ----------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return key_means_something(self.host.model, action)
+
+    # --- actions -------------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        cards = self.host.model.hand()
+        if cards:
+            self.cursor = (self.cursor + step) % len(cards)
+            self.refresh_model()
+
+    def action_pick(self, index: int) -> None:
+        if index < len(self.host.model.hand()):
+            self.cursor = index
+            self.refresh_model()
+
+    def action_play(self) -> None:
+        model, ascii_only = self.host.model, self.host.ascii_only
+        cards = model.hand()
+        if not cards:
+            return
+        card = cards[self.cursor]
+        if card not in model.playable():
+            self.show_problem(clean(why_not(model, card, ascii_only)))
+            return
+        call = self.armed if len(cards) == 2 else None
+        if model.needs_name(card):
+            letters = model.names_for(card)
+
+            def named(letter: str | None) -> None:
+                if letter is not None:
+                    self.send(PlayCard(card, letter, call))
+                    self.armed = None
+
+            self.app.push_screen(SuitPicker(card, letters, ascii_only), named)
+            return
+        self.send(PlayCard(card, None, call))
+        self.armed = None
+
+    def action_draw(self) -> None:
+        self.send(DrawCard())
+
+    def action_take(self) -> None:
+        self.send(DrawCard())
+
+    def action_keep(self) -> None:
+        self.send(PassTurn())
+
+    def action_challenge(self) -> None:
+        self.send(ChallengeCard())
+
+    def action_mau(self) -> None:
+        self._call("mau")
+
+    def action_maumau(self) -> None:
+        self._call("maumau")
+
+    def _call(self, call: str) -> None:
+        model = self.host.model
+        if model.owes_call() or (call == "maumau" and model.can_upgrade()):
+            self.send(SayMau(call))
+        elif model.can_arm():
+            self.armed = None if self.armed == call else call
+            self.refresh_model()
+
+    def action_catch(self) -> None:
+        targets = self.host.model.catch_targets()
+        if targets:
+            self.send(CatchPlayer(targets[0]))
+
+    def action_rematch(self) -> None:
+        self.send(Rematch())
+
+    def action_start(self) -> None:
+        self.send(StartMatch())
+
+    def action_chat(self) -> None:
+        box = self.query_one("#chat-input", Input)
+        box.display = not box.display
+        if box.display:
+            box.focus()
+            self.call_after_refresh(self._show_latest)
+        else:
+            self.set_focus(None)
+
+    def _show_latest(self) -> None:
+        for log in self.query(RichLog):
+            log.scroll_end(animate=False)
+
+    @on(Input.Submitted, "#chat-input")
+    def send_chat(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            self.send(Chat("table", text[:200]))
+
+    def key_escape(self) -> None:
+        box = self.query_one("#chat-input", Input)
+        if box.display:
+            box.display = False
+            self.set_focus(None)
+
+    def action_help(self) -> None:
+        model = self.host.model
+        rules = ""
+        if model.table is not None:
+            rules = rules_summary(model.table.settings)
+        self.app.push_screen(HelpScreen(rules))
+
+    def action_leave(self) -> None:
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.send(LeaveTable())
+                self.app.post_message(TableLeft())
+
+        seated = self.host.model.seat is not None
+        question = (
+            "Leave this table? A bot takes your seat."
+            if seated and self.host.model.view is not None
+            else "Leave this table?"
+        )
+        self.app.push_screen(ConfirmScreen(question), answer)

@@ -1,0 +1,97 @@
+"""Who sits where at a new table: one cell per seat, set by keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.widget import Widget
+
+SEAT_CHOICES = ("open", "easy", "normal", "hard")  # a free seat, or a bot of that level
+
+
+class SeatPlan(Widget, can_focus=True):
+    """Who sits where at a new table: seat 1 is the creator's ("you"); every other seat
+    is "open" (free for a person) or a bot "easy", "normal" or "hard".
+
+    Left/Right pick a seat, Space (or Up/Down) cycles its choice, and o, e, n, h set it
+    directly. The picked seat is bracketed (``[3 hard  ]``) as well as highlighted.
+    Choices are kept for all ten seats, so shrinking the table and growing it again
+    loses nothing; :meth:`bots` gives what ``create_table`` needs for the seats shown.
+    """
+
+    BINDINGS = [
+        Binding("left", "move(-1)", "seat", key_display="←→"),
+        Binding("right", "move(1)", "seat", show=False),
+        Binding("space", "cycle(1)", "change"),
+        Binding("up", "cycle(-1)", "change", show=False),
+        Binding("down", "cycle(1)", "change", show=False),
+        Binding("o", "set('open')", "open", show=False),
+        Binding("e", "set('easy')", "easy", show=False),
+        Binding("n", "set('normal')", "normal", show=False),
+        Binding("h", "set('hard')", "hard", show=False),
+    ]
+    CELL = 12  # "[10 normal] " and a space
+
+    seats: reactive[int] = reactive(4, layout=True)
+    cursor: reactive[int] = reactive(1)
+
+    def __init__(self, choices: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # The old dialog's default: two bots in the last two of four seats.
+        self.choices = choices or ["you", "open", *["normal"] * 8]
+
+    def bots(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """The bot seats (0-based) among the seats shown, and their levels."""
+        seats = [i for i in range(1, self.seats) if self.choices[i] != "open"]
+        return tuple(seats), tuple(self.choices[i] for i in seats)
+
+    def validate_cursor(self, cursor: int) -> int:
+        return max(1, min(self.seats - 1, cursor))
+
+    def watch_seats(self) -> None:
+        self.cursor = self.cursor  # back into range
+
+    def action_move(self, step: int) -> None:
+        self.cursor = (self.cursor - 1 + step) % (self.seats - 1) + 1
+
+    def action_cycle(self, step: int) -> None:
+        now = SEAT_CHOICES.index(self.choices[self.cursor])
+        self.action_set(SEAT_CHOICES[(now + step) % len(SEAT_CHOICES)])
+
+    def action_set(self, choice: str) -> None:
+        self.choices[self.cursor] = choice
+        self.refresh()
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        per_row = max(1, width // self.CELL)
+        return 2 + -(-self.seats // per_row)
+
+    def render(self) -> Text:
+        width = self.size.width or 72
+        per_row = max(1, width // self.CELL)
+        text = Text("Who sits where: ", style="bold")
+        text.append("open = free for a player; easy, normal, hard = a bot\n", style="dim")
+        for i in range(self.seats):
+            if i and i % per_row == 0:
+                text.append("\n")
+            picked = i == self.cursor and self.has_focus
+            left, right = ("[", "]") if picked else (" ", " ")
+            choice = self.choices[i]
+            style = "bold" if choice == "you" else ("dim" if choice == "open" else "")
+            text.append(left)
+            text.append(f"{i + 1:>2} {choice:<6}", style=style + (" reverse" if picked else ""))
+            text.append(right + " ")
+        text.append("\n")
+        hint = "Left/Right: seat, Space: change" if self.has_focus else "Tab here to change"
+        text.append(hint, style="italic dim")
+        return text
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
