@@ -1,5 +1,5 @@
 """Static checks run as tests: ruff on the whole tree, mypy --strict on the protocol
-package and the whole server (configured in pyproject.toml). Strict types hold the
+package, the server and the client (configured in pyproject.toml). Strict types hold the
 server's parts to the small interfaces they are given (a table's ``TableHost`` and
 ``Player``, for one)."""
 
@@ -28,9 +28,9 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_mypy_strict_on_protocol_and_server() -> None:
+def test_mypy_strict_everywhere() -> None:
     result = subprocess.run(
-        [tool("mypy"), "protocol", "server/maumau/server"],
+        [tool("mypy"), "protocol", "server/maumau/server", "client/maumau/client"],
         cwd=ROOT,
         capture_output=True,
         text=True,
