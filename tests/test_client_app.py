@@ -321,5 +321,5 @@ async def test_catch_a_bot_that_forgot_to_say_mau(forgetful_server: int) -> None
             await pilot.pause(0.01)
         caught = [line for line in app.model.log if line.startswith("Ann catches")]
         assert caught, "Ann never caught a bot"
-        assert "draws 2" in caught[0]
-        assert any("Ann caught" in line and "after the play" in line for line in app.model.log)
+        assert "draws 2" in caught[0] and "without saying Mau" in caught[0]
+        assert any("Ann caught" in line and "'s play" in line for line in app.model.log)

@@ -24,6 +24,7 @@ from helpers import (
     table,
     time_passes,
 )
+from maumau.server.arbiter import Claim, decision_text
 from maumau.server.rules import Event, TurnTimeout, apply, describe, events
 from maumau.server.rules.events import (
     PENALTY_WILD_DRAW_FOUR,
@@ -131,7 +132,11 @@ def test_describe_card_played_jack_names_a_suit() -> None:
 def test_describe_card_played_saying_mau() -> None:
     state = table("classic", hands=["9H 10S", "7D 8D", "KC AC"], top="8H")
     found = play(state, 0, "9H", call="mau")
-    says(found[0], 'Ann plays 9♥, saying "Mau": last card', 'Ann plays 9H, saying "Mau": last card')
+    says(
+        found[0],
+        'Ann plays 9♥, saying "Mau", and has one card left',
+        'Ann plays 9H, saying "Mau", and has one card left',
+    )
 
 
 def test_describe_card_played_saying_mau_mau() -> None:
@@ -139,8 +144,8 @@ def test_describe_card_played_saying_mau_mau() -> None:
     found = play(state, 0, "9H", call="maumau")
     says(
         found[0],
-        'Ann plays 9♥, saying "Mau Mau": last card',
-        'Ann plays 9H, saying "Mau Mau": last card',
+        'Ann plays 9♥, saying "Mau Mau", and has one card left',
+        'Ann plays 9H, saying "Mau Mau", and has one card left',
     )
 
 
@@ -149,14 +154,18 @@ def test_describe_card_played_jack_naming_and_saying_mau() -> None:
     found = play(state, 0, "JD", named="S", call="mau")
     says(
         found[0],
-        'Ann plays J♦ and names ♠ spades, saying "Mau": last card',
-        'Ann plays JD and names spades, saying "Mau": last card',
+        'Ann plays J♦ and names ♠ spades, saying "Mau", and has one card left',
+        'Ann plays JD and names spades, saying "Mau", and has one card left',
     )
 
 
 def test_describe_card_played_last_card_without_call() -> None:
     state = table("classic", hands=["9H 10S", "7D 8D", "KC AC"], top="8H")
-    says(play(state, 0, "9H")[0], "Ann plays 9♥: last card", "Ann plays 9H: last card")
+    says(
+        play(state, 0, "9H")[0],
+        "Ann plays 9♥ and has one card left",
+        "Ann plays 9H and has one card left",
+    )
 
 
 def test_describe_card_played_going_out() -> None:
@@ -182,7 +191,7 @@ def test_describe_card_played_american_wilds() -> None:
     says(play(state, 0, "W4", named="R")[0], "Ann plays W+4 and names red")
     state = table("american", hands=["W4 B2", "G1 G2", "Y1 Y2"], top="G5", stock="R1 R2 R3 R4")
     found = play(state, 0, "W4", named="B", call="mau")
-    says(found[0], 'Ann plays W+4 and names blue, saying "Mau": last card')
+    says(found[0], 'Ann plays W+4 and names blue, saying "Mau", and has one card left')
 
 
 # --- PenaltyPending -------------------------------------------------------------------
@@ -315,14 +324,37 @@ def test_describe_mau_said_american() -> None:
 def test_describe_caught() -> None:
     state = table("classic", hands=["9H 10S", "7D 8D", "KC AC"], top="8H", stock="7C QC")
     play(state, 0, "9H")
-    says(only(catch(state, 2, 0), Caught), "Cat catches Ann not saying Mau: Ann draws 2")
+    says(
+        only(catch(state, 2, 0), Caught),
+        "Cat catches Ann, who played 9♥ without saying Mau: Ann draws 2",
+        "Cat catches Ann, who played 9H without saying Mau: Ann draws 2",
+    )
 
 
 def test_describe_caught_going_out_on_a_jack() -> None:
     state = table("classic", hands=["JS", "7D 8D", "KC AC"], top="8H", stock="7C QC")
     play(state, 0, "JS", named="D")
     found = catch(state, 1, 0)
-    says(only(found, Caught), "Bob catches Ann not saying Mau Mau: Ann draws 2")
+    says(
+        only(found, Caught),
+        "Bob catches Ann, who went out on J♠ without saying Mau Mau: Ann draws 2",
+        "Bob catches Ann, who went out on JS without saying Mau Mau: Ann draws 2",
+    )
+
+
+def test_describe_caught_without_the_card() -> None:
+    # An event made without the window's card still says the catch is for an earlier one.
+    says(
+        Caught(1, 0, 2, False),
+        "Bob catches Ann, who did not say Mau for an earlier card: Ann draws 2",
+    )
+
+
+def test_arbiter_text_names_whose_play_the_catch_is_about() -> None:
+    claim = Claim("catch", 2, 10.97, 0.0, 1, target=0)
+    assert decision_text(list(NAMES), 0, 10.0, [claim], "caught") == (
+        "Cat caught Ann 0.97 s after Ann's play"
+    )
 
 
 def test_describe_false_catch() -> None:

@@ -100,7 +100,9 @@ def compensation(rtt: float | None, enabled: bool, cap_ms: int) -> float:
 def decision_text(
     names: list[str], target: int, opened_at: float, claims: list[Claim], outcome: str
 ) -> str:
-    """ "Ann said Mau 0.42 s after playing; Bob's catch came 0.11 s later"."""
+    """ "Ann said Mau 0.42 s after playing; Bob's catch came 0.11 s later", or "Bob
+    caught Ann 0.97 s after Ann's play" (the play that opened the window, which may
+    be before the next player's move)."""
     parts: list[str] = []
     previous: float | None = None
     for claim in claims:
@@ -111,7 +113,8 @@ def decision_text(
                 word = "Mau Mau" if claim.call == "maumau" else "Mau"
                 parts.append(f"{who} said {word} {after:.2f} s after playing")
             else:
-                parts.append(f"{who} caught {names[target]} {after:.2f} s after the play")
+                caught = names[target]
+                parts.append(f"{who} caught {caught} {after:.2f} s after {caught}'s play")
         else:
             what = "call" if claim.kind == "call" else "catch"
             parts.append(f"{who}'s {what} came {claim.effective - previous:.2f} s later")

@@ -677,7 +677,7 @@ def _apply_catch(state: MatchState, action: Catch, events: list[Event]) -> None:
     for window in state.windows:
         if window.seat == target and catchable(state, window):
             penalty = state.settings.mau_penalty
-            events.append(Caught(seat, target, penalty, window.final))
+            events.append(Caught(seat, target, penalty, window.final, window.card))
             if not window.final:
                 state.windows.remove(window)
             _draw_penalty(state, target, penalty, 0, events)

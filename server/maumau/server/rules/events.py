@@ -10,7 +10,7 @@ the same list can go to every seat, to spectators, into the log and into a repla
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from maumau.protocol.cards import NO_SUIT, card_label, is_classic, suit_label
@@ -96,10 +96,15 @@ class MauSaid:
 
 @dataclass(frozen=True, slots=True)
 class Caught:
+    """``catcher`` caught ``target`` not saying Mau (Mau Mau for a ``final_card``) for
+    ``card``, the card that opened the window (-1: not known). A catch may be logged
+    after the next player's move: the text names that earlier card."""
+
     catcher: int
     target: int
     count: int
     final_card: bool
+    card: int = field(default=-1, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +206,7 @@ def describe(event: Event, names: Sequence[str], ascii_only: bool = False) -> st
             if left == 0:
                 text += f": {names[seat]} is out"
             elif left == 1:
-                text += ": last card"
+                text += (", and" if call else " and") + " has one card left"
             return text
         case PenaltyPending(seat, amount, kind, can_challenge):
             answer = _ANSWER[kind]
@@ -226,10 +231,16 @@ def describe(event: Event, names: Sequence[str], ascii_only: bool = False) -> st
             return f"The discard pile is shuffled into a new stock of {_cards(count)}"
         case MauSaid(seat, call):
             return f"{names[seat]} says {_CALL_WORDS[call]}"
-        case Caught(catcher, target, count, final_card):
+        case Caught(catcher, target, count, final_card, c):
             why = "Mau Mau" if final_card else "Mau"
             who, caught = names[catcher], names[target]
-            return f"{who} catches {caught} not saying {why}: {caught} draws {count}"
+            if c < 0:
+                for_what = f"did not say {why} for an earlier card"
+            elif final_card:
+                for_what = f"went out on {card(c)} without saying {why}"
+            else:
+                for_what = f"played {card(c)} without saying {why}"
+            return f"{who} catches {caught}, who {for_what}: {caught} draws {count}"
         case FalseCatch(catcher, target, count):
             return f"{names[catcher]} wrongly tries to catch {names[target]} and draws {count}"
         case CallWindowClosed(seat, _):
