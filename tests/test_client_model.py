@@ -262,3 +262,53 @@ def test_round_starts_are_found_or_the_missing_step_named() -> None:
     late.wants(100)
     late.apply(page(100, 50, 130, {40: 2, 90: 3}))
     assert late.previous_round(100) == (None, 99)  # is 100 a round start? needs 99
+
+
+# --- the hint under the hand, and the connection's state ----------------------------
+
+
+def seated(**changes: object) -> Model:
+    model = Model()
+    for message in (Welcome(3, "s", "r", "Ann", False), table_info(), view(**changes)):
+        model.apply(message)
+    return model
+
+
+def test_hint_under_a_wild_draw_four_offers_take_and_challenge_never_draw() -> None:
+    wd4 = dict(top="W4", named="R", penalty=4, penalty_kind="wild_draw_four")
+    model = seated(**wd4, legal=({"kind": "draw"}, {"kind": "challenge"}))
+    assert model.hint(None, False) == "t takes 4, x challenges the Wild Draw Four"
+    model = seated(**wd4, legal=({"kind": "draw"},))  # the table allows no challenge
+    assert model.hint(None, False) == "t takes 4"
+
+
+def test_hint_under_a_draw_two_names_the_answers_or_the_take() -> None:
+    two = dict(top="G+2", penalty=2, penalty_kind="draw_two", hand=("R+2", "G5"))
+    model = seated(**two, legal=({"kind": "play", "card": "R+2"}, {"kind": "draw"}))
+    assert model.hint(None, False) == "only a Draw Two can answer (R+2); t takes 2"
+    model = seated(**two, legal=({"kind": "draw"},))
+    assert model.hint(None, False) == "t takes 2"
+
+
+def test_hint_when_nothing_fits_and_off_turn() -> None:
+    assert seated(legal=({"kind": "draw"},)).hint(None, False) == "no card fits: draw (d)"
+    assert seated(turn=1, legal=()).hint(None, False) == ""
+
+
+def test_hint_in_ascii_has_no_symbols() -> None:
+    seven = dict(top="7H", penalty=2, penalty_kind="seven", hand=("7S", "KS"))
+    model = seated(**seven, legal=({"kind": "play", "card": "7S"}, {"kind": "draw"}))
+    assert (
+        model.hint("mau", True)
+        == '"Mau" armed for your next play  -  only a 7 can answer (7S); t takes 2'
+    )
+    assert model.hint("mau", True).isascii()
+
+
+def test_offline_from_a_drop_until_the_next_welcome() -> None:
+    model = seated()
+    model.lost_connection()
+    assert model.offline
+    assert model.hint(None, False) == "the connection is down: moves wait until it is back"
+    model.apply(Welcome(3, "s", "r", "Ann", True))
+    assert not model.offline

@@ -11,6 +11,12 @@ The records of a server that keeps them live here too: the latest ``stats``
 replay being watched, which collects ``replay`` pages as they arrive and says which
 page to ask for next. A refused records request (``no_store`` on a server without a
 database, ``no_such_match``...) is kept, in words, for the screen that asked.
+
+The connection's state is here too (``offline``, set by the app when the link drops
+and cleared by the next ``welcome``): while it is down the table is frozen, so no
+move is offered and the turn's countdown stops until the server's next view. The
+line of hints under the hand (:meth:`Model.hint`) says what the player can do now
+in words, from the same legal actions the keys go by.
 """
 
 from __future__ import annotations
@@ -129,12 +135,14 @@ class Model:
     matches: Matches | None = None  # the latest match history
     replay: ReplayBook | None = None  # the replay being watched
     records_errors: dict[str, str] = field(default_factory=dict)  # request type -> why
+    offline: bool = False  # the connection is down: the table is frozen until a welcome
 
     def apply(self, message: Message) -> bool:
         """Fold ``message`` in; False if it was about a table we have left (ignored)."""
         if self._stale(message):
             return False
         if isinstance(message, Welcome):
+            self.offline = False
             self.name = message.name
             self.resume = message.resume
             if self.replay is not None:
@@ -185,6 +193,11 @@ class Model:
     def paused(self) -> bool:
         """The table is paused: the server cannot save (``table.paused``)."""
         return self.table is not None and self.table.paused is not None
+
+    def lost_connection(self) -> None:
+        """The connection dropped: nothing the player does reaches the server until
+        the next ``welcome``, and the table's views are as old as the drop."""
+        self.offline = True
 
     def left_table(self) -> None:
         if self.table is not None:
@@ -277,6 +290,49 @@ class Model:
     def can_arm(self) -> bool:
         """A call can ride on my next play: I hold two cards and it is my turn."""
         return self.my_turn and len(self.hand()) == 2 and bool(self.legal("play"))
+
+    def hint(self, armed: str | None, ascii_only: bool) -> str:
+        """The line under my hand: what I can (or must) do now, with its key. It goes
+        by the view's legal actions, as the keys do, so it never offers a key that
+        would do nothing (a pending Wild Draw Four is taken with t or challenged with
+        x, never drawn with d)."""
+        view = self.view
+        if view is None:
+            return ""
+        if self.offline:
+            return "the connection is down: moves wait until it is back"
+        parts = []
+        if armed:
+            parts.append(f'"{"Mau Mau" if armed == "maumau" else "Mau"}" armed for your next play')
+        if self.owes_call():
+            parts.append('say "Mau" now (m)')
+        if self.catch_targets():
+            names = self.names()
+            who = ", ".join(names[t] for t in self.catch_targets())
+            parts.append(f"catch {who} (c)")
+        if self.my_turn:
+            parts.extend(self._turn_hint(ascii_only))
+        return "  -  ".join(parts) if ascii_only else "  ·  ".join(parts)
+
+    def _turn_hint(self, ascii_only: bool) -> list[str]:
+        view = self.view
+        assert view is not None
+        legal = sorted(self.playable(), key=card_sort_key)
+        answers = ", ".join(label(c, ascii_only) for c in legal)
+        if view.penalty:
+            take = f"t takes {view.penalty}"
+            if view.penalty_kind == "seven":
+                return [f"only a 7 can answer ({answers or 'no 7'}); {take}"]
+            if view.penalty_kind == "draw_two" and legal:
+                return [f"only a Draw Two can answer ({answers}); {take}"]
+            if self.legal("challenge"):
+                return [f"{take}, x challenges the Wild Draw Four"]
+            return [take]
+        if view.drawn:
+            return ["play the drawn card or keep it (k)"]
+        if not legal and self.legal("draw"):
+            return ["no card fits: draw (d)"]
+        return []
 
     def variant(self) -> str:
         if self.table is None:

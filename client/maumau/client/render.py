@@ -259,32 +259,8 @@ def hand(
     if problem:
         text.append(f" ! {problem}", style="bold yellow")
     else:
-        text.append(f" {hint_line(model, legal, armed)}", style="italic")
+        text.append(f" {model.hint(armed, ascii_only)}", style="italic")
     return text
-
-
-def hint_line(model: Model, legal: set[str], armed: str | None) -> str:
-    view = model.view
-    if view is None:
-        return ""
-    parts = []
-    if armed:
-        parts.append(f'"{"Mau Mau" if armed == "maumau" else "Mau"}" armed for your next play')
-    if model.owes_call():
-        parts.append('say "Mau" now (m)')
-    if model.catch_targets():
-        names = model.names()
-        who = ", ".join(names[t] for t in model.catch_targets())
-        parts.append(f"catch {who} (c)")
-    if model.my_turn:
-        if view.penalty and view.penalty_kind == "seven":
-            only = ", ".join(sorted(label(c, False) for c in legal)) if legal else "no 7"
-            parts.append(f"only a 7 can answer ({only}); t takes {view.penalty}")
-        elif view.drawn:
-            parts.append("play the drawn card or keep it (k)")
-        elif not legal:
-            parts.append("no card fits: draw (d)")
-    return "  ·  ".join(parts)
 
 
 def round_result(model: Model, ascii_only: bool) -> Text:
