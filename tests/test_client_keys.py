@@ -4,12 +4,15 @@ key sends nothing. The app is fed server messages directly and records its sends
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from maumau.client.screens.suit_picker import SuitPicker
 from maumau.client.screens.table import TableScreen
 from maumau.protocol.messages import (
     CatchPlayer,
+    ChallengeCard,
+    Chat,
     DrawCard,
     Message,
     PlayCard,
@@ -180,3 +183,103 @@ def test_ten_player_table_keys_work_too() -> None:
     )
     app = run([WELCOME, info, view], ["2", "enter", "4"])
     assert app.sent == [PlayCard("W", "B")]
+
+
+# --- what the footer offers, and why a key does nothing -----------------------------
+
+
+def footer(messages: list[Message]) -> set[str]:
+    """The keys the table's footer shows (shown bindings that are on), as typed."""
+    app = RecordingApp(messages)
+    keys: set[str] = set()
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            keys.update(
+                key
+                for key, active in app.screen.active_bindings.items()
+                if active.binding.show and active.enabled
+            )
+
+    asyncio.run(scenario())
+    return keys
+
+
+WILD_DRAW_FOUR = dict(
+    JACK_TURN,
+    top="W4",
+    named="R",
+    penalty=4,
+    penalty_kind="wild_draw_four",
+    legal=({"kind": "draw"}, {"kind": "challenge"}),
+)
+
+
+def american(**changes: Any) -> list[Message]:
+    messages = position(**changes)
+    info = messages[1]
+    assert isinstance(info, TableInfo)
+    return [messages[0], dataclasses.replace(info, settings={"variant": "american"}), *messages[2:]]
+
+
+def test_a_pending_wild_draw_four_offers_take_and_challenge_not_draw() -> None:
+    messages = american(**dict(WILD_DRAW_FOUR, hand=("G2", "R5", "Y7")))
+    keys = footer(messages)
+    assert {"t", "x"} <= keys and "d" not in keys and "left" not in keys
+    app = run(messages, ["d"])
+    assert app.sent == []
+    assert app.problem == "Take the penalty with t (4 cards), not d."
+    app = run(messages, ["x"])
+    assert app.sent == [ChallengeCard()]
+
+
+def test_the_arrows_are_offered_on_every_turn_with_a_choice_and_only_then() -> None:
+    assert "left" in footer(position(**JACK_TURN))  # the log has the focus: still offered
+    assert "left" in footer(position())  # a 7 to answer with
+    assert "left" not in footer(position(**dict(JACK_TURN, turn=1, legal=())))  # not my turn
+    no_fit = dict(JACK_TURN, legal=({"kind": "draw"},))
+    assert "left" not in footer(position(**no_fit))  # nothing to choose: d draws
+    assert "d" in footer(position(**no_fit))
+
+
+def test_the_arrows_still_pick_ahead_off_turn() -> None:
+    app = RecordingApp(position(**dict(JACK_TURN, turn=1, legal=())))
+    cursors: list[int] = []
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            for key in ("right", "right", "left"):
+                await pilot.press(key)
+                cursors.append(screen.cursor)
+            assert screen.problem is None
+
+    asyncio.run(scenario())
+    assert cursors == [1, 2, 1]
+
+
+def test_mau_with_five_cards_says_why_next_to_the_hand() -> None:
+    five = dict(JACK_TURN, hand=("7S", "9H", "10S", "QH", "JD"))
+    app = run(position(**five), ["m"])
+    assert app.sent == []
+    assert app.problem == "You have 5 cards: Mau is for your last but one."
+
+
+def test_catch_with_nobody_to_catch_says_why() -> None:
+    app = run(position(**JACK_TURN), ["c"])
+    assert app.sent == []
+    assert app.problem == "Nobody to catch: c catches a player who forgot to say Mau."
+
+
+def test_a_move_off_turn_says_it_is_not_your_turn() -> None:
+    app = run(position(**dict(JACK_TURN, turn=1, legal=())), ["d"])
+    assert app.sent == [] and app.problem == "It is not your turn."
+
+
+def test_chat_typing_keeps_its_letters_and_arrows() -> None:
+    app = run(position(**JACK_TURN), ["tab", "m", "d", "left", "enter"])
+    assert app.sent == [Chat("table", "md")]
+    assert app.problem is None

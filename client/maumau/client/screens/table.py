@@ -12,10 +12,16 @@ Mau call. The hand and the pile are widgets of their own
 
 A key becomes a protocol message posted to the app (:class:`~.messages.ToServer`);
 the footer shows only the keys that mean something now
-(:func:`~.table_keys.key_means_something`), and a card that does not fit is explained
-under the hand instead of sent. A Jack or a wild first asks for the suit or colour
-(:class:`~.suit_picker.SuitPicker`). When a round ends the result dialog opens
-(:class:`~.result.ResultScreen`); closing it says ready (or asks for a rematch).
+(:func:`~.table_keys.key_means_something`). A move's key that does nothing now is
+not silent: :meth:`TableScreen.on_key` sees every key before the bindings do, and
+says under the hand why that one is off (:func:`~.table_keys.why_key`); a card that
+does not fit is explained there too instead of sent. The arrows are in the footer
+only on the player's turn, when there is a card to choose, but they move the cursor
+at any time (so a player may pick ahead); they are priority bindings, so that the
+log, which takes the focus, does not take them for scrolling. A Jack or a wild
+first asks for the suit or colour (:class:`~.suit_picker.SuitPicker`). When a
+round ends the result dialog opens (:class:`~.result.ResultScreen`); closing it
+says ready (or asks for a rematch).
 Leaving asks first, then tells the app (:class:`~.messages.TableLeft`).
 
 Text the client did not write itself reaches a widget only as a Rich ``Text`` made
@@ -24,7 +30,7 @@ by :func:`~maumau.client.literal.literal`: a plain ``str`` would be read as mark
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -58,15 +64,15 @@ from .help import HelpScreen, rules_summary
 from .messages import TableLeft, ToServer
 from .result import ResultScreen
 from .suit_picker import SuitPicker
-from .table_keys import key_means_something, why_not
+from .table_keys import key_means_something, why_key, why_not
 
 
 class TableScreen(Screen[None]):
     """The table: opponents, pile, my hand, log and chat."""
 
     BINDINGS = [
-        Binding("left", "cursor(-1)", "pick", key_display="←→"),
-        Binding("right", "cursor(1)", "pick", show=False),
+        Binding("left", "cursor(-1)", "pick", key_display="←→", priority=True),
+        Binding("right", "cursor(1)", "pick", show=False, priority=True),
         *[Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)],
         Binding("enter", "play", "play"),
         Binding("d", "draw", "draw"),
@@ -210,7 +216,28 @@ class TableScreen(Screen[None]):
     # --- which keys mean something now ----------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cursor" and isinstance(self.focused, Input):
+            return False  # the arrows move in the chat line being typed
         return key_means_something(self.host.model, action)
+
+    def on_key(self, event: events.Key) -> None:
+        """Every key reaches here before the bindings: a table key that is off now
+        says why next to the hand (the arrows, off turn, quietly move the cursor)."""
+        if isinstance(self.focused, Input):
+            return
+        action = KEY_ACTIONS.get(event.key)
+        if action is None or self.check_action(action, ()):
+            return  # not a table key, or its binding runs next
+        model = self.host.model
+        if action == "cursor":
+            if model.hand() and not model.offline:
+                self.action_cursor(-1 if event.key == "left" else 1)
+        else:
+            why = why_key(model, action)
+            if why is None:
+                return
+            self.show_problem(why)
+        event.stop()
 
     # --- actions -------------------------------------------------------------------
 
@@ -331,3 +358,11 @@ class TableScreen(Screen[None]):
             else "Leave this table?"
         )
         self.app.push_screen(ConfirmScreen(question), answer)
+
+
+# Each table key and the action it is bound to (for :meth:`TableScreen.on_key`).
+KEY_ACTIONS = {
+    binding.key: binding.action.split("(")[0]
+    for binding in TableScreen.BINDINGS
+    if isinstance(binding, Binding)
+}

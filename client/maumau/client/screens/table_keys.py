@@ -1,27 +1,61 @@
-"""Which table keys mean something now, and why a card cannot be played.
+"""Which table keys mean something now, why one does not, and why a card cannot be
+played.
 
 Pure functions of the view model, asked by the table screen: its footer shows only
-the keys :func:`key_means_something` allows (Textual's ``check_action``), and a card
-that does not fit is explained by :func:`why_not` instead of being sent. The server
-decides in the end; these only keep the footer honest and the player informed.
+the keys :func:`key_means_something` allows (Textual's ``check_action``); a key that
+does nothing now is explained next to the hand by :func:`why_key` ("you have 5
+cards: Mau is for your last but one"), and a card that does not fit by
+:func:`why_not`, instead of being sent. The server decides in the end; these only
+keep the footer honest and the player informed.
+
+While the connection is down (``model.offline``) or the table is paused (the server
+cannot save), no move is offered: the table is frozen until the server speaks again.
 """
 
 from __future__ import annotations
 
 from ..model import Model, label
 
-# Table keys that do nothing while the table is paused (the server cannot save).
+# Table keys that do nothing while the table is paused or the connection is down.
 PAUSED_KEYS = frozenset(
-    {"play", "draw", "take", "keep", "challenge", "mau", "maumau", "catch", "rematch", "start"}
+    {
+        "play",
+        "draw",
+        "take",
+        "keep",
+        "challenge",
+        "mau",
+        "maumau",
+        "catch",
+        "rematch",
+        "start",
+        "cursor",
+    }
 )
+
+# The key each explained action is bound to, as the player typed it.
+KEYS = {
+    "play": "Enter",
+    "draw": "d",
+    "take": "t",
+    "keep": "k",
+    "challenge": "x",
+    "mau": "m",
+    "maumau": "M",
+    "catch": "c",
+    "start": "s",
+    "rematch": "r",
+}
 
 
 def key_means_something(model: Model, action: str) -> bool:
     """Whether the table's ``action`` would do anything in the model's position."""
     view = model.view
-    if model.paused and action in PAUSED_KEYS:
-        return False  # the server refuses them until it can save again
-    if action in ("cursor", "pick"):
+    if (model.paused or model.offline) and action in PAUSED_KEYS:
+        return False  # the server cannot hear them (or refuses them) until it is back
+    if action == "cursor":  # the arrows, in the footer: only when a choice is to be made
+        return model.my_turn and len(model.hand()) > 1 and bool(model.legal("play"))
+    if action == "pick":  # the digits: never in the footer, so they may always pick
         return bool(model.hand())
     if action == "play":
         return model.my_turn and bool(model.legal("play"))
@@ -36,9 +70,7 @@ def key_means_something(model: Model, action: str) -> bool:
     if action == "mau":
         return model.owes_call() or model.can_arm()
     if action == "maumau":
-        return model.holds_jack() and (
-            model.owes_call() or model.can_arm() or model.can_upgrade()
-        )
+        return model.holds_jack() and (model.owes_call() or model.can_arm() or model.can_upgrade())
     if action == "catch":
         return bool(model.catch_targets())
     if action == "rematch":
@@ -55,6 +87,71 @@ def key_means_something(model: Model, action: str) -> bool:
     return True
 
 
+def why_key(model: Model, action: str) -> str | None:
+    """Why the key of ``action`` does nothing now, in words for under the hand; None
+    for keys that need no excuse (the arrows and digits off turn, help, chat)."""
+    if action not in KEYS:
+        return None
+    if model.offline:
+        return "Not connected: moves wait until the connection is back."
+    if model.paused:
+        return "The table is paused (the server cannot save): moves wait until it can."
+    table, view = model.table, model.view
+    if action == "start":
+        if table is None or table.you is None:
+            return "You are watching: only a player at the table starts the match."
+        if table.state != "waiting":
+            return "The match has started already."
+        return f"Only {table.creator or 'the creator'}, who made the table, starts the match."
+    if action == "rematch":
+        return "A rematch is asked for once the match is over."
+    if view is None:
+        return "The match has not started yet."
+    if view.seat is None:
+        return "You are watching: no moves."
+    if action == "catch":
+        return "Nobody to catch: c catches a player who forgot to say Mau."
+    if action in ("mau", "maumau"):
+        return _why_not_mau(model, action)
+    if view.phase != "playing":
+        return "The round is over."
+    if not model.my_turn:
+        return "It is not your turn."
+    if action == "challenge":
+        if view.penalty_kind == "wild_draw_four":
+            return "This table does not allow challenging a Wild Draw Four."
+        return "Nothing to challenge: x answers a Wild Draw Four played on you."
+    if action == "keep":
+        return "k keeps a card you have just drawn; you have drawn none."
+    if action == "take":
+        return "No penalty to take: d draws a card."
+    if action == "draw":
+        if view.penalty:
+            return f"Take the penalty with t ({view.penalty} cards), not d."
+        if view.drawn:
+            return "You have drawn already: play the drawn card or keep it (k)."
+        return "You cannot draw now."
+    if action == "play":
+        return "No card of yours can be played now."
+    return None
+
+
+def _why_not_mau(model: Model, action: str) -> str:
+    word = "Mau Mau" if action == "maumau" else "Mau"
+    if action == "maumau" and not model.is_classic():
+        return 'American Mau-Mau has no "Mau Mau": m says "Mau".'
+    count = len(model.hand())
+    if action == "maumau" and not model.holds_jack():
+        return "Mau Mau is for a Jack kept as your last card; you hold no Jack."
+    if count > 2:
+        return f"You have {count} cards: {word} is for your last but one."
+    if count == 2 and not model.my_turn:
+        return f"{word} rides on your next play: press it on your turn."
+    if count == 2:
+        return f"No card fits: {word} rides on a card you play."
+    return f"Nothing to call now: {word} is said when you play your last but one."
+
+
 def why_not(model: Model, card: str, ascii_only: bool) -> str:
     """Why ``card`` cannot be played now, in words."""
     view = model.view
@@ -64,6 +161,9 @@ def why_not(model: Model, card: str, ascii_only: bool) -> str:
         return "After drawing you may play only the drawn card, or keep it (k)."
     if view.penalty and view.penalty_kind == "seven":
         return f"Only a 7 answers the 7: play a 7 or take {view.penalty} (t)."
+    if view.penalty and view.penalty_kind == "wild_draw_four":
+        challenge = ", or challenge it (x)" if model.legal("challenge") else ""
+        return f"Nothing answers a Wild Draw Four: take {view.penalty} (t){challenge}."
     if view.penalty:
         return f"Answer the penalty or take {view.penalty} (t)."
     return f"{label(card, ascii_only)} does not fit on {label(view.top, ascii_only)}."
