@@ -10,8 +10,10 @@ says when the connection is lost or refused
 folds each message into the :class:`~maumau.client.model.Model` and tells the
 screens that show it to redraw; it also moves between the lobby and table screens
 when the server says the player sat down or left. A lost connection shows a banner
-on every screen while the connection reconnects; a refused one goes back to the
-connect screen with the reason. Every ``hello`` carries the name's secret from
+on every screen while the connection reconnects, and freezes the table (the model
+is ``offline``: no move is offered, the turn's countdown stops) until the next
+``welcome`` and the views after it; a refused one goes back to the connect screen
+with the reason. Every ``hello`` carries the name's secret from
 :mod:`maumau.client.config` (a server that keeps records then gives the player's
 session back after a crash or a closed terminal).
 
@@ -234,9 +236,14 @@ class MauMauApp(App[None]):
             return
         if event.fatal:
             self.set_banner(None)
+            self.model.offline = False
             self.switch_to_connect(event.text or "")
             return
+        self.model.lost_connection()
         self.set_banner(event.text)
+        table = self._find(TableScreen)
+        if table is not None:
+            table.refresh_model()  # frozen: the moves' keys off, the countdown stopped
 
     def switch_to_connect(self, message: str) -> None:
         while len(self.screen_stack) > 1:
@@ -292,7 +299,10 @@ class MauMauApp(App[None]):
                 self.show_error(message.message)
 
     async def _welcomed(self, message: Welcome) -> None:
-        self.set_banner(None)
+        self.set_banner(None)  # (the model is back online: Model.apply)
+        table = self._find(TableScreen)
+        if table is not None:
+            table.refresh_model()
         if self.connection.welcome(message.resumed):
             self.notify("The server forgot your session: back to the lobby.")
         if self.remember and self.connection.host and self.replay_match is None:

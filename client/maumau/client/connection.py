@@ -141,7 +141,8 @@ class Connection:
                 attempt += 1
                 self.post(
                     ConnectionChanged(
-                        f"Connection lost; reconnecting in {delay:g} s ({closed.reason})"
+                        f"Connection lost: the table is frozen; reconnecting in {delay:g} s"
+                        f" ({closed.reason})"
                     )
                 )
                 await asyncio.sleep(delay)
