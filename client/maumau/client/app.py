@@ -36,6 +36,8 @@ screens give their widgets ``Text``, and :meth:`MauMauApp.notify` never reads ma
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -113,13 +115,28 @@ class MauMauApp(App[None]):
         self.banner_text: str | None = None  # why the connection is down, while it is
         self.paused_text: str | None = None  # why the table is paused, while it is
         self.model = Model()
+        # Signals that end the app as a quit does, the terminal restored (set by the
+        # CLI: SIGTERM, and SIGHUP when the terminal or the SSH connection goes away).
+        self.exit_signals: tuple[signal.Signals, ...] = ()
 
     @property
     def server_label(self) -> str:
         return server_label(self.connection.host, self.connection.port)
 
     def on_mount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in self.exit_signals:
+            loop.add_signal_handler(signum, self.exit_on_signal, signum)
         self.start()
+
+    def exit_on_signal(self, signum: signal.Signals) -> None:
+        """SIGTERM or SIGHUP: leave as Textual does on quit (alternate screen left,
+        cursor and mouse modes reset), without saying bye: the server keeps the seat
+        for the player's return, as after any dropped connection."""
+        self.connection.quitting = True
+        if self.connection.link is not None:
+            self.connection.link.close()
+        self.exit(return_code=128 + signum)
 
     def set_banner(self, text: str | None) -> None:
         """Show ``text`` at the top of every screen (None hides it); while there is

@@ -7,7 +7,10 @@ maumau-client                       (asks where to connect)
 
 The exit status is 0, or 1 when ``--replay`` could not show the match (no such
 match, still running, a server without records, or no connection); the reason is
-printed.
+printed. SIGTERM and SIGHUP (a closed terminal, a dropped SSH connection) end the
+client as a quit does, the terminal restored (the alternate screen left, the cursor
+shown, mouse reporting off), with the status 128 + the signal's number; the seat
+is kept on the server for a resume.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 import functools
 import getpass
 import os
+import signal
 import sys
 
 from . import config
@@ -104,6 +108,7 @@ def main(argv: list[str] | None = None) -> None:
         app = MauMauApp(parsed[0], parsed[1], name, ascii_only, replay=args.replay)
     else:
         app = MauMauApp(None, None, name, ascii_only)
+    app.exit_signals = (signal.SIGTERM, signal.SIGHUP)
     app.run()
     if os.environ.get("MAUMAU_DEBUG"):
         print("bye", file=sys.stderr)
