@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.widgets import Static
 
 from .. import render
@@ -58,9 +59,23 @@ class Pile(Static):
     def draw(self) -> None:
         host = host_of(self.app)
         if self.stopped:
-            text = render.pile(host.model, host.ascii_only, None)
-            if host.model.view is not None and host.model.view.phase == "playing":
-                text.append("  clock stopped: reconnecting", style="bold")
-            self.update(text)
+            self.update(stopped(render.pile(host.model, host.ascii_only, None)))
             return
         self.update(render.pile(host.model, host.ascii_only, self.seconds_left))
+
+
+def stopped(pile: Text) -> Text:
+    """The pile's text with "clock stopped" where the countdown goes: after whose
+    turn it is, on the second line (at the end if that is not found)."""
+    plain = pile.plain
+    line = plain.find("\n")
+    at = plain.find("turn", line) if line >= 0 else -1
+    if at < 0:
+        if line >= 0:
+            pile.append("  clock stopped", style="bold")
+        return pile
+    at += len("turn")
+    text = pile[:at]
+    text.append("  clock stopped", style="bold")
+    text.append_text(pile[at:])
+    return text
