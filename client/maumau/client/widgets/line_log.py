@@ -131,5 +131,6 @@ class LineLog(VerticalScroll, can_focus=False):
 
     def on_mount(self) -> None:
         if host_of(self.app).ascii_only:
-            self.vertical_scrollbar.renderer = AsciiScrollBar
+            # per scrollbar, as Textual documents it (the class keeps its default)
+            self.vertical_scrollbar.renderer = AsciiScrollBar  # type: ignore[misc]
         self._redraw(follow=True)
