@@ -42,10 +42,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from maumau.protocol.messages import (
     Bye,
@@ -79,6 +80,7 @@ from .screens.records_base import RecordsScreen
 from .screens.replay import LoneReplayScreen, ReplayScreen
 from .screens.table import TableScreen
 from .widgets.banner import Banner
+from .widgets.too_small import TooSmall, fits
 
 S = TypeVar("S")
 
@@ -127,6 +129,7 @@ class MauMauApp(App[None]):
         loop = asyncio.get_running_loop()
         for signum in self.exit_signals:
             loop.add_signal_handler(signum, self.exit_on_signal, signum)
+        self.screen_change_signal.subscribe(self, self._check_size)
         self.start()
 
     def exit_on_signal(self, signum: signal.Signals) -> None:
@@ -137,6 +140,47 @@ class MauMauApp(App[None]):
         if self.connection.link is not None:
             self.connection.link.close()
         self.exit(return_code=128 + signum)
+
+    # --- the minimum size -----------------------------------------------------------
+
+    @property
+    def too_small(self) -> bool:
+        """Whether the terminal is below the size the screens are laid out for."""
+        return not fits(*self.size)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(self.screen, event.size.width, event.size.height)
+
+    def _check_size(
+        self, screen: Screen[object], width: int | None = None, height: int | None = None
+    ) -> None:
+        """Below the minimum size, the current screen shows only what to do (a
+        :class:`TooSmall` in place of everything else), until the terminal is large
+        enough again."""
+        if width is None or height is None:
+            width, height = self.size
+        if fits(width, height):
+            for shown in self.screen_stack:
+                shown.remove_class("too-small")
+                shown.query(TooSmall).remove()
+            return
+        covers = screen.query_children(TooSmall)
+        if covers:
+            covers.first().show(width, height)
+        else:
+            screen.mount(TooSmall(width, height))
+        screen.add_class("too-small")  # the stylesheet hides everything else on it
+
+    async def on_event(self, event: events.Event) -> None:
+        """While the terminal is too small, keys reach no screen (nothing a player
+        cannot see is done by a key they press); Ctrl+C and Ctrl+Q still quit."""
+        if (
+            isinstance(event, events.Key)
+            and self.too_small
+            and event.key not in ("ctrl+c", "ctrl+q")
+        ):
+            return
+        await super().on_event(event)
 
     def set_banner(self, text: str | None) -> None:
         """Show ``text`` at the top of every screen (None hides it); while there is

@@ -37,6 +37,10 @@ def _marks(ascii_only: bool) -> dict[str, str]:
             "ccw": "<- counter-clockwise",
             "bar": "#",
             "empty": ".",
+            "next": ">",
+            "back": "<",
+            "down": "v",
+            "up": "^",
         }
     return {
         "turn": "▶",
@@ -44,6 +48,10 @@ def _marks(ascii_only: bool) -> dict[str, str]:
         "ccw": "↺ counter-clockwise",
         "bar": "█",
         "empty": "░",
+        "next": "→",
+        "back": "←",
+        "down": "↓",
+        "up": "↑",
     }
 
 
@@ -59,23 +67,34 @@ def card_style(code: str, legal: bool, selected: bool) -> str:
     return style
 
 
-def title(model: Model, ascii_only: bool) -> Text:
+def title(model: Model, ascii_only: bool, width: int = 80) -> Text:
+    """The table's title bar: its name, game, round and target, and who I am; the
+    table's part is cut (with an ellipsis) so that the line fits ``width``."""
     text = Text(" maumau  ", style="bold")
     table = model.table
+    you = f"you: {model.name}" if model.seat is not None else f"watching as {model.name}"
     if table is not None:
         game = "Mau Mau" if model.is_classic() else "American Mau-Mau"
+        if len(game) + len(table.name) + len(you) + 40 > width:
+            game = "Mau Mau" if model.is_classic() else "American"
         target = table.settings.get("target_score", "?")
         round_no = model.view.round if model.view else 0
         dot = "-" if ascii_only else "·"
-        text.append(f"{table.name} {dot} {game} {dot} round {round_no} {dot} to {target}")
-    you = f"you: {model.name}" if model.seat is not None else f"watching as {model.name}"
-    pad = max(1, 79 - len(text.plain) - len(you))
+        about = f"{table.name} {dot} {game} {dot} round {round_no} {dot} to {target}"
+        text.append(_fit(about, width - 1 - len(text.plain) - len(you) - 1, ascii_only))
+    pad = max(1, width - 1 - len(text.plain) - len(you))
     text.append(" " * pad + you)
     return text
 
 
-def opponents(model: Model, ascii_only: bool, width: int = 80) -> Text:
-    """Every other seat: name, cards, points, turn marker, MAU!, bot/away/offline."""
+def opponents(model: Model, ascii_only: bool, width: int = 80, header: bool = True) -> Text:
+    """Every other seat: name, cards, points, turn marker, MAU!, bot/away/offline.
+
+    The seats keep their places: in seat order from the one after mine
+    (:func:`opponent_order`), the direction of play shown by arrows. Up to three
+    opponents are boxes side by side (arrows between them); more are a list in
+    columns, one line each, whose ``header`` (if asked for) names the columns and
+    points the way play goes down them. Nothing is wider than ``width``."""
     view, table = model.view, model.table
     text = Text()
     if table is None:
@@ -89,16 +108,35 @@ def opponents(model: Model, ascii_only: bool, width: int = 80) -> Text:
             text.append(f"   {i + 1}. {name}{mark}{you}\n")
         return text
     marks = _marks(ascii_only)
-    seats = len(view.hand_counts)
-    me = view.seat
-    if me is not None:
-        order = [(me + view.direction * i) % seats for i in range(1, seats)]
-    else:
-        order = list(range(seats))
+    rows = _opponent_rows(model)
+    forward = view.direction == 1
+    if len(rows) <= 3:
+        boxes = _opponent_boxes(rows, marks, ascii_only, width, forward)
+        if boxes is not None:
+            return boxes
+    return _opponent_list(rows, marks, ascii_only, width, forward, header)
+
+
+OpponentRow = tuple[int, str, int, int, bool, str, str]
+"""seat, name, cards, points, on turn, MAU mark, state (away or offline)."""
+
+
+def opponent_order(seats: int, me: int | None) -> list[int]:
+    """The seats to draw, in seat order starting with the one after mine (every seat,
+    from the first, for a spectator). The order never depends on the direction of
+    play: a 9 or a Reverse turns the arrows, not the seats."""
+    if me is None:
+        return list(range(seats))
+    return [(me + i) % seats for i in range(1, seats)]
+
+
+def _opponent_rows(model: Model) -> list[OpponentRow]:
+    view, table = model.view, model.table
+    assert view is not None and table is not None
     names = model.names()
     calls = {w["seat"]: w for w in view.windows if not w["final"]}
     rows = []
-    for seat in order:
+    for seat in opponent_order(len(view.hand_counts), view.seat):
         info = table.seats[seat]
         turn = view.phase == "playing" and view.turn == seat
         count = view.hand_counts[seat]
@@ -106,51 +144,114 @@ def opponents(model: Model, ascii_only: bool, width: int = 80) -> Text:
         if info["away"]:
             state = "away"
         elif not info["connected"]:
-            state = "offline"
+            state = "off"
         mau = ""
         if count == 1:
             window = calls.get(seat)
             said = window is not None and window["called"]
             mau = "MAU!" if said or window is None else "MAU?"
         rows.append((seat, names[seat], count, view.scores[seat], turn, mau, state))
-    if len(rows) <= 3:
-        box = max(20, min(26, (width - 2) // max(1, len(rows)) - 2))
-        lines = [Text(" "), Text(" "), Text(" ")]
-        tl, tr, bl, br, h, v = (
-            ("+", "+", "+", "+", "-", "|") if ascii_only else ("┌", "┐", "└", "┘", "─", "│")
-        )
-        for _, name, count, score, turn, mau, state in rows:
-            head = f"{marks['turn']} {name}" if turn else name
-            head = head[: box - 4]
-            style = "bold reverse" if turn else "bold"
-            lines[0].append(f"{tl} ")
-            lines[0].append(head, style=style)
-            lines[0].append(" " + h * (box - len(head) - 4) + tr + "  ")
-            cards = f"{count} card" + ("" if count == 1 else "s")
-            badge = mau or state
-            body = f"{cards:<9}{badge:<7}{score:>4}" if badge else f"{cards:<10}{score:>4} pts"
-            lines[1].append(f"{v} ")
-            lines[1].append(body[: box - 4].ljust(box - 4), style="yellow bold" if mau else "")
-            lines[1].append(f" {v}  ")
-            lines[2].append(bl + h * (box - 2) + br + "  ")
-        for line in lines:
-            text.append_text(line)
-            text.append("\n")
-        return text
-    half = (len(rows) + 1) // 2
-    head = f"  {'player':<14}{'cards':>5} {'':<7}{'pts':>5}"
-    text.append(head + (" | " if ascii_only else " │ ") + head + "\n", style="dim")
-    for i in range(half):
-        for column, row in enumerate((rows[i], rows[i + half] if i + half < len(rows) else None)):
-            if row is None:
-                continue
-            _, name, count, score, turn, mau, state = row
-            mark = marks["turn"] if turn else " "
-            cell = f"{mark} {name[:14]:<14}{count:>5} {(mau or state):<7}{score:>5}"
-            text.append(cell, style="bold reverse" if turn else "")
-            if column == 0:
-                text.append(" | " if ascii_only else " │ ")
+    return rows
+
+
+def _fit(name: str, width: int, ascii_only: bool) -> str:
+    """``name`` in at most ``width`` columns, a cut one ending in an ellipsis."""
+    if len(name) <= width:
+        return name
+    return name[: max(0, width - 1)] + ("~" if ascii_only else "…")
+
+
+def _box_body(count: int, score: int, badge: str, width: int) -> tuple[str, str, str]:
+    """The inside of a box as (cards, badge, points), padded to ``width`` together."""
+    cards = f"{count} card" + ("" if count == 1 else "s")
+    tries = [(cards, f"{score} pts", "  "), (cards, str(score), "  "), (cards, str(score), " ")]
+    for left, right, gap in [*tries, (str(count), str(score), " ")]:
+        middle = f"{gap}{badge}" if badge else ""
+        room = width - len(left) - len(middle) - len(right)
+        if room >= 1:
+            return left + middle, " " * room, right
+    return str(count), " ", f"{badge or score}"[: max(0, width - len(str(count)) - 1)]
+
+
+def _opponent_boxes(
+    rows: list[OpponentRow], marks: dict[str, str], ascii_only: bool, width: int, forward: bool
+) -> Text | None:
+    """Up to three opponents as boxes, left to right in seat order, with arrows
+    between them in the direction of play (None: they do not fit ``width``)."""
+    n = len(rows)
+    gap = 3  # " → " between two boxes
+    box = min(26, (width - 1 - gap * (n - 1)) // max(1, n))
+    if box < 16:
+        return None
+    tl, tr, bl, br, h, v = (
+        ("+", "+", "+", "+", "-", "|") if ascii_only else ("┌", "┐", "└", "┘", "─", "│")
+    )
+    arrow = marks["next" if forward else "back"]
+    lines = [Text(" "), Text(" "), Text(" ")]
+    for i, (_, name, count, score, turn, mau, state) in enumerate(rows):
+        if i:
+            lines[0].append(" " * gap)
+            lines[1].append(f" {arrow} ", style="bold")
+            lines[2].append(" " * gap)
+        head = _fit(f"{marks['turn']} {name}" if turn else name, box - 4, ascii_only)
+        lines[0].append(f"{tl} ")
+        lines[0].append(head, style="bold reverse" if turn else "bold")
+        lines[0].append(" " + h * (box - len(head) - 4) + tr)
+        pad = " " if box >= 20 else ""  # narrow boxes give their padding to the text
+        left, room, right = _box_body(count, score, mau or state, box - 2 - 2 * len(pad))
+        lines[1].append(f"{v}{pad}")
+        lines[1].append(left, style="yellow bold" if mau else "")
+        lines[1].append(f"{room}{right}{pad}{v}")
+        lines[2].append(bl + h * (box - 2) + br)
+    text = Text()
+    for line in lines:
+        text.append_text(line)
         text.append("\n")
+    text.rstrip()
+    return text
+
+
+def _opponent_list(
+    rows: list[OpponentRow],
+    marks: dict[str, str],
+    ascii_only: bool,
+    width: int,
+    forward: bool,
+    header: bool,
+) -> Text:
+    """Many opponents, one line each, in columns read downwards in seat order; the
+    header names the columns and shows which way play goes down them."""
+    columns = max(1, min(3, (width - 1) // 38), 2 if len(rows) > 1 and width >= 50 else 1)
+    per_column = -(-len(rows) // columns)
+    bar = " | " if ascii_only else " │ "
+    cell = (width - 1 - len(bar) * (columns - 1)) // columns
+    name_width = max(4, cell - 17)  # "▶ " name, cards in 5, " MAU!", points in 5
+    text = Text()
+    if header:
+        arrow = marks["down" if forward else "up"]
+        heads = [
+            f"  {_fit('players ' + arrow, name_width, ascii_only):<{name_width}}"
+            f"{'cards':>5} {'':4}{'pts':>5}"
+            for _ in range(min(columns, len(rows)))
+        ]
+        text.append(" " + bar.join(heads) + "\n", style="dim")
+    for i in range(per_column):
+        text.append(" ")
+        for column in range(columns):
+            index = column * per_column + i
+            if index >= len(rows):
+                break
+            if column:
+                text.append(bar, style="dim")
+            _, name, count, score, turn, mau, state = rows[index]
+            mark = marks["turn"] if turn else " "
+            who = f"{mark} {_fit(name, name_width, ascii_only):<{name_width}}"
+            text.append(who, style="bold reverse" if turn else "")
+            text.append(f"{count:>5} ")
+            text.append(f"{(mau or state):<4}", style="yellow bold" if mau else "")
+            text.append(f"{score:>5}")
+        text.append("\n")
+    text.rstrip()
     return text
 
 

@@ -34,8 +34,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Footer, Input, RichLog, Static
+from textual.widgets import Footer, Input, Static
 
 from maumau.protocol.messages import (
     CatchPlayer,
@@ -55,9 +56,11 @@ from maumau.protocol.messages import (
 from .. import render
 from ..host import Host, host_of
 from ..literal import clean, literal
-from ..model import plain
+from ..model import Model, plain
 from ..widgets.banner import Banner
 from ..widgets.hand import Hand
+from ..widgets.line_log import LineLog
+from ..widgets.opponents import Opponents
 from ..widgets.pile import Pile
 from .confirm import ConfirmScreen
 from .help import HelpScreen, rules_summary
@@ -66,9 +69,19 @@ from .result import ResultScreen
 from .suit_picker import SuitPicker
 from .table_keys import key_means_something, why_key, why_not
 
+# Rows of the screen's layout (see TableScreen._layout): the title, the pile's two
+# lines and the footer; the least the log may have (three lines and its border);
+# the hand as boxes (border, three rows of box, numbers, hint) or as one line of cards.
+FIXED_ROWS = 4
+LOG_MIN_ROWS = 5
+HAND_BOXES = 7
+HAND_LINE = 4
+
 
 class TableScreen(Screen[None]):
     """The table: opponents, pile, my hand, log and chat."""
+
+    AUTO_FOCUS = ""  # nothing takes the keys from the screen (the chat box is hidden)
 
     BINDINGS = [
         Binding("left", "cursor(-1)", "pick", key_display="←→", priority=True),
@@ -108,15 +121,17 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Banner()
         yield Static("", id="title", classes="title")
-        yield Static("", id="opponents")
+        yield Opponents()
         yield Pile()
         yield Hand()
         with Horizontal(id="bottom"):
-            yield RichLog(id="log", wrap=True, max_lines=300)
-            yield RichLog(id="chat", wrap=True, max_lines=300)
-        yield Input(
+            yield LineLog(id="log")
+            yield LineLog(id="chat")
+        box = Input(
             placeholder="say something at the table; Enter sends, Esc leaves", id="chat-input"
         )
+        box.display = False  # hidden from the start, so it never takes the first focus
+        yield box
         yield Footer()
 
     drawn = False  # set once mounted: messages before that are drawn by on_mount
@@ -144,23 +159,36 @@ class TableScreen(Screen[None]):
         self.cursor = max(0, min(self.cursor, len(cards) - 1))
         if not model.can_arm() and not model.owes_call():
             self.armed = None if not model.my_turn else self.armed
-        self.query_one("#title", Static).update(render.title(model, ascii_only))
-        self.query_one("#opponents", Static).update(
-            render.opponents(model, ascii_only, self.size.width or 80)
-        )
+        width = self.size.width or 80
+        header, roomy_hand = self._layout(model, ascii_only, width)
+        self.query_one("#title", Static).update(render.title(model, ascii_only, width))
+        self.query_one(Opponents).draw(header)
         pile.draw()
-        self.query_one(Hand).draw(self.cursor, self.armed, (self.size.width or 80) - 2)
-        log = self.query_one("#log", RichLog)
+        self.query_one(Hand).draw(self.cursor, self.armed, width - 2 if roomy_hand else 0)
         if full:
-            log.clear()
-            for line in model.log:
-                log.write(literal(plain(line, ascii_only)))
-            chat = self.query_one("#chat", RichLog)
-            chat.clear()
-            for line in model.chat:
-                chat.write(literal(plain(line, ascii_only)))
+            for name, lines in (("#log", model.log), ("#chat", model.chat)):
+                log = self.query_one(name, LineLog)
+                log.clear()
+                log.extend(literal(plain(line, ascii_only)) for line in lines)
         self.refresh_bindings()
         self._maybe_show_result()
+
+    def _layout(self, model: Model, ascii_only: bool, width: int) -> tuple[bool, bool]:
+        """Whether the opponents' header line and the hand's card boxes fit the
+        screen's height with room left for three lines of log: (header, boxes).
+        The header goes first, then the boxes give way to one line of cards."""
+        height = self.size.height or 24
+        banner = 1 if self.query_one(Banner).display else 0
+        spare = height - banner - FIXED_ROWS - LOG_MIN_ROWS
+        tall = len(render.opponents(model, ascii_only, width, True).split())
+        short = len(render.opponents(model, ascii_only, width, False).split())
+        for header, boxes in ((True, True), (False, True), (True, False)):
+            if (tall if header else short) + (HAND_BOXES if boxes else HAND_LINE) <= spare:
+                return header, boxes
+        return False, False
+
+    def on_resize(self, event: Resize) -> None:
+        self.refresh_model()
 
     def show_problem(self, text: str) -> None:
         """Say, under the hand, why the last key did nothing (until the next change)."""
@@ -170,12 +198,12 @@ class TableScreen(Screen[None]):
     def add_log(self, line: str) -> None:
         if not self.drawn:
             return  # the model keeps the line; on_mount writes the whole log
-        self.query_one("#log", RichLog).write(literal(plain(line, self.host.ascii_only)))
+        self.query_one("#log", LineLog).write(literal(plain(line, self.host.ascii_only)))
 
     def add_chat(self, line: str) -> None:
         if not self.drawn:
             return
-        self.query_one("#chat", RichLog).write(literal(plain(line, self.host.ascii_only)))
+        self.query_one("#chat", LineLog).write(literal(plain(line, self.host.ascii_only)))
 
     def _maybe_show_result(self) -> None:
         model = self.host.model
@@ -322,7 +350,7 @@ class TableScreen(Screen[None]):
             self.set_focus(None)
 
     def _show_latest(self) -> None:
-        for log in self.query(RichLog):
+        for log in self.query(LineLog):
             log.scroll_end(animate=False)
 
     @on(Input.Submitted, "#chat-input")

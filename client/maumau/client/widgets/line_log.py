@@ -1,0 +1,136 @@
+"""A log of lines that wraps them to its width (the table's log and chat).
+
+Theory of operation
+-------------------
+Each entry (one event, one chat line) is a Rich ``Text``. :class:`Hanging` draws
+the entries at whatever width it is given: an entry longer than the width wraps,
+its following lines indented, so that every entry still reads as one; nothing is
+ever cut. Because the entries are kept, not their drawing, a resize wraps them
+again at the new width.
+
+:class:`LineLog` is a scrolling container around one :class:`~textual.widgets.Static`
+that holds the :class:`Hanging` drawing. Its vertical scrollbar has a gutter of its
+own (``scrollbar-gutter: stable`` in the stylesheet), so the bar is never drawn over
+text. A new entry scrolls to the end, unless the player has scrolled back to read.
+It keeps at most ``max_lines`` entries, the oldest going first.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from rich.color import Color
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment, Segments
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.scrollbar import ScrollBarRender
+from textual.widgets import Static
+
+from ..host import host_of
+
+INDENT = 2  # columns the continuation lines of a wrapped entry are indented by
+TRACK = Color.parse("#555555")  # Textual's own defaults for a scrollbar's colours
+THUMB = Color.parse("bright_magenta")
+
+
+class Hanging:
+    """Entries wrapped to the width they are drawn at, continuation lines indented."""
+
+    def __init__(self, entries: Iterable[Text], indent: int = INDENT) -> None:
+        self.entries = list(entries)
+        self.indent = indent
+
+    def lines(self, console: Console, width: int) -> list[Text]:
+        """The lines the entries take at ``width`` columns, none longer than it."""
+        indent = self.indent if width > 2 * self.indent + 8 else 0
+        out: list[Text] = []
+        for entry in self.entries:
+            if entry.cell_len <= width:
+                out.append(entry)
+                continue
+            wrapped = entry.wrap(console, width - indent, overflow="fold")
+            for i, line in enumerate(wrapped):
+                line.rstrip()
+                out.append(Text(" " * indent) + line if i else line)
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        lines = self.lines(console, max(1, options.max_width))
+        text = Text("\n").join(lines)
+        text.no_wrap = True
+        text.overflow = "crop"
+        yield text
+
+
+class AsciiScrollBar(ScrollBarRender):
+    """A scrollbar in ASCII (``--ascii``): ``|`` for the track, ``#`` for the thumb,
+    instead of Textual's eighth-block glyphs."""
+
+    @classmethod
+    def render_bar(
+        cls,
+        size: int = 25,
+        virtual_size: float = 50,
+        window_size: float = 20,
+        position: float = 0,
+        thickness: int = 1,
+        vertical: bool = True,
+        back_color: Color = TRACK,
+        bar_color: Color = THUMB,
+    ) -> Segments:
+        drawn = super().render_bar(
+            size, virtual_size, window_size, position, thickness, vertical, back_color, bar_color
+        )
+        segments = []
+        for segment in drawn.segments:
+            style = segment.style
+            thumb = style is not None and (style.reverse or style.color is not None)
+            glyph = "#" if thumb else ("|" if vertical else "-")
+            segments.append(Segment(glyph * len(segment.text), style))
+        return Segments(segments, new_lines=drawn.new_lines)
+
+
+class LineLog(VerticalScroll, can_focus=False):
+    """A scrolling list of entries that wraps them (see the module's docstring)."""
+
+    def __init__(self, max_lines: int = 300, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.entries: deque[Text] = deque(maxlen=max_lines)
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="line-log-lines")
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self._redraw(follow=True)
+
+    def write(self, entry: Text) -> None:
+        """Add one entry at the end."""
+        self.extend([entry])
+
+    def extend(self, entries: Iterable[Text]) -> None:
+        """Add entries at the end, following them unless the player scrolled back."""
+        follow = self.scroll_offset.y >= self.max_scroll_y
+        self.entries.extend(entries)
+        self._redraw(follow)
+
+    @property
+    def plain(self) -> str:
+        """Every entry, one a line, as plain text (for tests and tools)."""
+        return "\n".join(entry.plain for entry in self.entries)
+
+    def _redraw(self, follow: bool) -> None:
+        if not self.is_mounted:
+            return
+        self.query_one(".line-log-lines", Static).update(Hanging(self.entries))
+        if follow:
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+    def on_mount(self) -> None:
+        if host_of(self.app).ascii_only:
+            # per scrollbar, as Textual documents it (the class keeps its default)
+            self.vertical_scrollbar.renderer = AsciiScrollBar  # type: ignore[misc]
+        self._redraw(follow=True)
