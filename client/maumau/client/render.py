@@ -22,6 +22,7 @@ from .model import (
     is_red,
     label,
     number_setting,
+    plain,
     seat_label,
     suit_words,
 )
@@ -259,7 +260,7 @@ def hand(
     if problem:
         text.append(f" ! {problem}", style="bold yellow")
     else:
-        text.append(f" {hint_line(model, legal, armed)}", style="italic")
+        text.append(f" {plain(hint_line(model, legal, armed), ascii_only)}", style="italic")
     return text
 
 
