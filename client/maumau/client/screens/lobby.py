@@ -162,7 +162,7 @@ class LobbyScreen(Screen[None]):
                 if password:
                     go(password)
 
-            self.app.push_screen(PasswordScreen(), with_password)
+            self.app.push_screen(PasswordScreen(watch), with_password)
         else:
             go(None)
 
