@@ -37,7 +37,7 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
             yield Static("Leaderboard", classes="title")
             yield DataTable(id="leaders", cursor_type="row", zebra_stripes=True)
             yield Static("", id="leaders-you")
-            yield Static("Esc closes · r refreshes", classes="hint")
+            yield Static("Esc or q closes, r refreshes", classes="hint")
 
     def on_mount(self) -> None:
         table = self.query_one("#leaders", DataTable)

@@ -37,7 +37,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 from maumau.protocol.messages import CreateTable
 
 from ..host import host_of
-from ..widgets.ascii_aware import AsciiAware
+from ..widgets.ascii_aware import AsciiAware, AsciiInput
 from ..widgets.seat_plan import SeatPlan
 from .messages import ToServer
 
@@ -130,7 +130,7 @@ class RuleBox(Checkbox, inherit_bindings=False):
         return 3 + 2 + self.label.cell_length
 
 
-class Field(Input):
+class Field(AsciiInput):
     """A one-line field (no tall border: the form fits one screen, in ASCII too)
     whose Enter shows in the footer as what it does: create the table."""
 
