@@ -51,6 +51,7 @@ from ..host import Host, host_of
 from ..literal import clean, literal
 from ..model import plain
 from ..widgets.banner import Banner
+from ..widgets.chat_input import ChatInput
 from ..widgets.hand import Hand
 from ..widgets.pile import Pile
 from .confirm import ConfirmScreen
@@ -108,7 +109,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="bottom"):
             yield RichLog(id="log", wrap=True, max_lines=300)
             yield RichLog(id="chat", wrap=True, max_lines=300)
-        yield Input(
+        yield ChatInput(
             placeholder="say something at the table; Enter sends, Esc leaves", id="chat-input"
         )
         yield Footer()
