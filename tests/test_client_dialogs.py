@@ -149,9 +149,9 @@ def test_the_dialog_fits_the_minimum_size_with_ten_seats() -> None:
 
 def test_the_password_box_says_what_enter_does() -> None:
     shown = run(Recording(lobby(), lambda: PasswordScreen(watch=True)), [])
-    assert "Enter watch" in footer(shown) and "join" not in shown
+    assert "Enter watch" in footer(shown) and "Enter watches" in shown and "join" not in shown
     shown = run(Recording(lobby(), PasswordScreen), [])
-    assert "Enter join" in footer(shown)
+    assert "Enter join" in footer(shown) and "Enter joins" in shown
 
 
 def test_an_empty_password_is_refused_here() -> None:

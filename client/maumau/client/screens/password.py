@@ -45,7 +45,8 @@ class PasswordScreen(AsciiAware, ModalScreen[str | None]):
             field = WatchPassword if self.doing == "watch" else JoinPassword
             yield field(password=True, id="password")
             yield Static("", id="password-problem", classes="error")
-            yield Static(f"Enter {self.doing}s, Esc cancels", classes="hint")
+            does = "watches" if self.doing == "watch" else "joins"
+            yield Static(f"Enter {does}, Esc cancels", classes="hint")
         yield Footer()
 
     @on(Input.Submitted)
