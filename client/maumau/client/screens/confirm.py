@@ -25,7 +25,7 @@ class ConfirmScreen(AsciiAware, ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.question)
-            yield Static("y yes · n no", classes="hint")
+            yield Static("y yes, n no", classes="hint")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

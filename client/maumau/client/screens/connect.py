@@ -17,10 +17,11 @@ from textual.widgets import Footer, Input, Label, Static
 
 from ..address import parse_address
 from ..literal import literal
+from ..widgets.ascii_aware import AsciiAware
 from .messages import ConnectRequested
 
 
-class ConnectScreen(Screen[None]):
+class ConnectScreen(AsciiAware, Screen[None]):
     """Where to connect, and as whom."""
 
     BINDINGS = [Binding("escape", "app.quit", "quit")]
@@ -39,7 +40,7 @@ class ConnectScreen(Screen[None]):
             yield Label("Your name")
             yield Input(self.player, placeholder="Ann", id="name", max_length=24)
             yield Static(literal(self.message), id="connect-message", classes="error")
-            yield Static("Enter connects · Esc quits", classes="hint")
+            yield Static("Enter connects, Esc quits", classes="hint")
         yield Footer()
 
     @on(Input.Submitted)

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from ..literal import literal
 from ..widgets.ascii_aware import AsciiAware
@@ -83,8 +83,10 @@ def rules_summary(settings: dict[str, Any]) -> str:
 
 
 class HelpScreen(AsciiAware, ModalScreen[None]):
+    """The help; Esc (or ?) closes it, as its footer says."""
+
     BINDINGS = [
-        Binding("escape", "close", "close"),
+        Binding("escape", "close", "close", key_display="Esc"),
         Binding("question_mark", "close", "close", show=False),
     ]
 
@@ -96,6 +98,7 @@ class HelpScreen(AsciiAware, ModalScreen[None]):
         with VerticalScroll(classes="dialog", id="help"):
             yield Static(help_text(self.rules))
             yield Static("Esc closes", classes="hint")
+        yield Footer()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -24,7 +24,7 @@ from ..widgets.ascii_aware import AsciiAware
 from ..widgets.banner import Banner
 from ..widgets.pick_list import PickList
 from .messages import ReplayRequested
-from .records_base import RecordsScreen
+from .records_base import CLOSE_KEYS, RecordsScreen
 
 MATCHES = 50  # matches in the history
 
@@ -42,8 +42,7 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
         Binding("enter", "replay", "replay", show=False),
         Binding("m", "mine", "mine/all"),
         Binding("r", "ask", "refresh"),
-        Binding("q", "close", "back"),
-        Binding("escape", "close", "back", show=False),
+        *CLOSE_KEYS,
     ]
 
     def __init__(self) -> None:

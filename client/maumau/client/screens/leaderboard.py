@@ -11,13 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Footer, Static
 
 from maumau.protocol.messages import GetStats
 
 from ..render import counted
 from ..widgets.ascii_aware import AsciiAware
-from .records_base import RecordsScreen
+from .records_base import CLOSE_KEYS, RecordsScreen
 
 LEADERS = 20  # players on the leaderboard
 
@@ -27,8 +27,7 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
     average final score of the best human players, and the player's own line."""
 
     BINDINGS = [
-        Binding("escape", "close", "close"),
-        Binding("q", "close", "close", show=False),
+        *CLOSE_KEYS,
         Binding("r", "ask", "refresh"),
     ]
 
@@ -37,7 +36,8 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
             yield Static("Leaderboard", classes="title")
             yield DataTable(id="leaders", cursor_type="row", zebra_stripes=True)
             yield Static("", id="leaders-you")
-            yield Static("Esc closes · r refreshes", classes="hint")
+            yield Static("Esc or q closes, r refreshes", classes="hint")
+        yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one("#leaders", DataTable)

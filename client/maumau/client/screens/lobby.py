@@ -23,6 +23,7 @@ from ..host import Host, host_of
 from ..literal import literal
 from ..model import seat_label
 from ..widgets.banner import Banner
+from ..widgets.chat_input import ChatInput
 from ..widgets.pick_list import PickList
 from .help import HelpScreen
 from .messages import ToServer
@@ -59,7 +60,7 @@ class LobbyScreen(Screen[None]):
         with Horizontal(id="lobby-bottom"):
             yield Static("", id="online")
             yield RichLog(id="lobby-chat", wrap=True)
-        yield Input(
+        yield ChatInput(
             placeholder="say something to the lobby; Enter sends, Esc leaves", id="lobby-input"
         )
         yield Footer()
@@ -162,7 +163,7 @@ class LobbyScreen(Screen[None]):
                 if password:
                     go(password)
 
-            self.app.push_screen(PasswordScreen(), with_password)
+            self.app.push_screen(PasswordScreen(watch), with_password)
         else:
             go(None)
 

@@ -1,10 +1,21 @@
-"""The new-table dialog: every table setting, with its default, in one scrolling form.
+"""The new-table dialog: every table setting, with its default, on one screen.
 
-The game, seats, target, password, every house rule of the chosen game, the Mau
-penalties and the clocks; the bots are placed with the
-:class:`~maumau.client.widgets.seat_plan.SeatPlan`. Ctrl+S checks the numbers and
-the seat count here (so a mistake is said at once, next to the form), then asks the
-app to send ``create_table`` and closes; the server says the rest.
+Theory of operation
+-------------------
+The whole form fits 80x24 (and the minimum 60x20) without scrolling: each setting
+is one line, a label and a one-line field, and the house rules sit in two columns.
+The game is a :class:`GameChoice` (Left/Right switch it); switching it changes the
+seat count and the target to the new game's defaults unless the player already typed
+their own. The bots are placed with the :class:`~maumau.client.widgets.seat_plan.SeatPlan`.
+The house rules are :class:`RuleBox` es, drawn ``[x]`` or ``[ ]`` so that on and off
+never differ by colour alone (and in plain ASCII).
+
+The default name is the player's own table, ``Ann's table``, numbered when the lobby
+already has one of that name (``Ann's table 2``). Enter in any field, or the Create
+button, checks the numbers and the seat count here (so a mistake is said at once,
+next to the form), then asks the app to send ``create_table`` and closes; the server
+says the rest. Esc, or the Cancel button, closes without creating. The dialog has its
+own footer, so only its own keys are offered while it is open.
 """
 
 from __future__ import annotations
@@ -14,105 +25,239 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Input, Label, Select, Static
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from maumau.protocol.messages import CreateTable
 
-from ..widgets.ascii_aware import AsciiAware
+from ..host import host_of
+from ..widgets.ascii_aware import AsciiAware, AsciiInput
 from ..widgets.seat_plan import SeatPlan
 from .messages import ToServer
 
+# The house rules, short enough for two columns at the minimum width (60); the help
+# screen says each in full.
 HOUSE_RULES = {
     "classic": [
-        ("jack_on_jack", "A Jack may be played on a Jack", True),
-        ("reverse_skips_with_two", "With 2 players a 9 skips", False),
+        ("jack_on_jack", "Jack on Jack", True),
+        ("reverse_skips_with_two", "9 skips with 2", False),
     ],
     "american": [
-        ("reverse_skips_with_two", "With 2 players a Reverse skips", True),
-        ("stack_draw_two", "A Draw Two may answer a Draw Two", False),
-        ("wild_draw_four_challenge", "A Wild Draw Four may be challenged", False),
+        ("reverse_skips_with_two", "Reverse skips w/ 2", True),
+        ("stack_draw_two", "Draw 2 on Draw 2", False),
+        ("wild_draw_four_challenge", "Wild 4 challenge", False),
     ],
 }
 
-
+GAMES = {"classic": "Mau Mau (32 cards)", "american": "American Mau-Mau (108 cards)"}
 SEAT_LIMITS = {"classic": 4, "american": 10}
+DEFAULT_SEATS = {"classic": 4, "american": 6}
+DEFAULT_TARGET = {"classic": 150, "american": 500}
+NAME_LENGTH = 32  # the longest table name the server takes
+
+
+def unique_name(player: str, taken: set[str]) -> str:
+    """``Ann's table``, or the first of ``Ann's table 2``, ``3``, ... not in ``taken``,
+    cut so that it stays within the server's limit."""
+    base = f"{player.strip()}'s table" if player.strip() else "New table"
+    number = 1
+    while True:
+        suffix = "" if number == 1 else f" {number}"
+        name = base[: NAME_LENGTH - len(suffix)].rstrip() + suffix
+        if name not in taken:
+            return name
+        number += 1
+
+
+class GameChoice(Widget, can_focus=True):
+    """The game, one line: ``< Mau Mau (32 cards) >``; Left/Right or Space switch it."""
+
+    BINDINGS = [
+        Binding("left", "switch", "game", key_display="<-/->", show=False),
+        Binding("right", "switch", "game", show=False),
+        Binding("space", "switch", "switch game"),
+    ]
+
+    value: reactive[str] = reactive("classic")
+
+    class Changed(Message):
+        """The game changed."""
+
+        def __init__(self, value: str) -> None:
+            super().__init__()
+            self.value = value
+
+    def watch_value(self, old: str, new: str) -> None:
+        if old != new:
+            self.post_message(self.Changed(new))
+
+    def action_switch(self) -> None:
+        self.value = "american" if self.value == "classic" else "classic"
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return 4 + max(len(name) for name in GAMES.values())
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 1
+
+    def render(self) -> Content:
+        return Content(f"< {GAMES[self.value]} >")
+
+
+class RuleBox(Checkbox, inherit_bindings=False):
+    """A house rule, ``[x]`` on or ``[ ]`` off: never colour alone. Space toggles;
+    Enter is left to the dialog (it creates the table)."""
+
+    BINDINGS = [Binding("space", "toggle_button", "on/off")]
+
+    def __init__(self, label: str, value: bool, **kwargs: Any) -> None:
+        super().__init__(label, value, compact=True, **kwargs)
+
+    def render(self) -> Content:
+        mark = Content.styled(
+            "[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")
+        )
+        label = self.label.pad(1, 1).stylize_before(self.get_visual_style("toggle--label"))
+        return Content.assemble(mark, label)
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return 3 + 2 + self.label.cell_length
+
+
+class Field(AsciiInput):
+    """A one-line field (no tall border: the form fits one screen, in ASCII too)
+    whose Enter shows in the footer as what it does: create the table."""
+
+    BINDINGS = [Binding("enter", "submit", "create", key_display="Enter")]
+
+
+def field(value: str, widget_id: str, width: str = "number", **kwargs: Any) -> Field:
+    """A one-line field of the dialog; ``width`` is its class: "number" or "wide"."""
+    return Field(value, id=widget_id, compact=True, classes=width, **kwargs)
 
 
 class NewTableScreen(AsciiAware, ModalScreen[None]):
-    """Every table setting, with its default, in one scrolling form."""
+    """Every table setting, with its default, on one screen."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "cancel"),
-        Binding("ctrl+s", "create", "create"),
+        Binding("enter", "create", "create", key_display="Enter"),
+        Binding("ctrl+s", "create", "create", show=False),
+        Binding("escape", "cancel", "cancel", key_display="Esc"),
     ]
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(classes="dialog", id="new-table"):
+        with Vertical(classes="dialog", id="new-table"):
             yield Label("New table", classes="title")
-            yield Label("Name")
-            yield Input("Friday", id="t-name", max_length=32)
-            yield Label("Game")
-            yield Select(
-                [
-                    ("Mau Mau (32 cards, to 150)", "classic"),
-                    ("American Mau-Mau (108, to 500)", "american"),
-                ],
-                value="classic",
-                allow_blank=False,
-                id="t-variant",
-            )
-            yield Label("Seats (2-4 Mau Mau, 2-10 American)")
-            yield Input("4", id="t-seats", type="integer")
+            with Horizontal(classes="row"):
+                yield Label("Name", classes="key")
+                yield field(self._default_name(), "t-name", "wide", max_length=NAME_LENGTH)
+            with Horizontal(classes="row"):
+                yield Label("Game", classes="key")
+                yield GameChoice(id="t-variant")
+            with Horizontal(classes="row"):
+                yield Label("Seats", classes="key")
+                yield field(str(DEFAULT_SEATS["classic"]), "t-seats", type="integer")
+                yield Label("", id="t-seat-range", classes="unit")
             yield SeatPlan(id="t-plan")
-            yield Label("Target score (empty: 150 or 500)")
-            yield Input("", id="t-target", type="integer")
-            yield Label("Password (empty: open table)")
-            yield Input("", id="t-password", password=True)
-            yield Label("House rules")
-            for variant, rules in HOUSE_RULES.items():
-                for key, text, default in rules:
-                    yield Checkbox(
-                        text, default, id=f"r-{variant}-{key}", classes=f"rule-{variant}"
-                    )
-            yield Checkbox("Lag compensation for Mau calls", False, id="r-lag")
-            yield Label("Mau penalty cards / false catch penalty / call window ms")
             with Horizontal(classes="row"):
-                yield Input("2", id="t-mau-penalty", type="integer")
-                yield Input("0", id="t-false-catch", type="integer")
-                yield Input("1500", id="t-window", type="integer")
-            yield Label("Turn timeout s / reconnect grace s")
+                yield Label("Target", classes="key")
+                yield field(str(DEFAULT_TARGET["classic"]), "t-target", type="integer")
+                yield Label("points  Password", classes="unit")
+                yield field(
+                    "", "t-password", "wide", password=True, placeholder="empty: open table"
+                )
+            with Horizontal(id="t-rules"):
+                yield Label("Rules", classes="key")
+                with Vertical(classes="rules"):
+                    for variant, rules in HOUSE_RULES.items():
+                        for key, text, default in rules:
+                            yield RuleBox(
+                                text, default, id=f"r-{variant}-{key}", classes=f"rule-{variant}"
+                            )
+                    yield RuleBox("Lag compensation", False, id="r-lag")
             with Horizontal(classes="row"):
-                yield Input("45", id="t-timeout", type="integer")
-                yield Input("60", id="t-grace", type="integer")
+                yield Label("Mau", classes="key")
+                yield Label("penalty", classes="unit")
+                yield field("2", "t-mau-penalty", type="integer")
+                yield Label("false catch", classes="unit")
+                yield field("0", "t-false-catch", type="integer")
+                yield Label("window", classes="unit")
+                yield field("1500", "t-window", type="integer")
+                yield Label("ms", classes="unit")
+            with Horizontal(classes="row"):
+                yield Label("Clocks", classes="key")
+                yield Label("turn", classes="unit")
+                yield field("45", "t-timeout", type="integer")
+                yield Label("s   reconnect grace", classes="unit")
+                yield field("60", "t-grace", type="integer")
+                yield Label("s", classes="unit")
             yield Static("", id="t-error", classes="error")
-            yield Static("Ctrl+S creates · Esc cancels · Tab moves", classes="hint")
+            with Horizontal(classes="row", id="t-buttons"):
+                yield Button("Create", id="t-create", variant="primary", compact=True)
+                yield Button("Cancel", id="t-cancel", compact=True)
+                yield Static("Tab: next field", classes="hint")
+        yield Footer()
+
+    def _default_name(self) -> str:
+        model = host_of(self.app).model
+        lobby = model.lobby
+        taken = {str(t["name"]) for t in lobby.tables} if lobby is not None else set()
+        return unique_name(model.name or "", taken)
 
     def on_mount(self) -> None:
         self._show_rules("classic")
+        self._resize_plan()
         self.query_one("#t-name", Input).focus()
 
-    @on(Select.Changed, "#t-variant")
-    def variant_changed(self, event: Select.Changed) -> None:
-        self._show_rules(str(event.value))
+    @on(GameChoice.Changed)
+    def variant_changed(self, event: GameChoice.Changed) -> None:
+        new = event.value
+        old = "american" if new == "classic" else "classic"
+        # What the player did not change follows the game; what they typed stays.
+        for widget_id, defaults in (("#t-seats", DEFAULT_SEATS), ("#t-target", DEFAULT_TARGET)):
+            box = self.query_one(widget_id, Input)
+            if box.value.strip() in ("", str(defaults[old])):
+                box.value = str(defaults[new])
+        self._show_rules(new)
         self._resize_plan()
 
     @on(Input.Changed, "#t-seats")
     def seats_changed(self) -> None:
         self._resize_plan()
 
+    @on(Input.Submitted)
+    async def submitted(self) -> None:
+        await self.action_create()
+
+    @on(Button.Pressed, "#t-create")
+    async def create_pressed(self) -> None:
+        await self.action_create()
+
+    @on(Button.Pressed, "#t-cancel")
+    def cancel_pressed(self) -> None:
+        self.action_cancel()
+
+    def _variant(self) -> str:
+        return self.query_one(GameChoice).value
+
     def _resize_plan(self) -> None:
         """The plan shows as many seats as the seat count says (within the variant's
         range while the number is being typed); choices of hidden seats are kept."""
-        variant = str(self.query_one("#t-variant", Select).value)
+        variant = self._variant()
         value = self.query_one("#t-seats", Input).value.strip()
-        seats = int(value) if value.lstrip("-").isdigit() else 4
+        seats = int(value) if value.lstrip("-").isdigit() else DEFAULT_SEATS[variant]
         self.query_one(SeatPlan).seats = max(2, min(SEAT_LIMITS[variant], seats))
+        self.query_one("#t-seat-range", Label).update(f"2 to {SEAT_LIMITS[variant]}")
 
     def _show_rules(self, variant: str) -> None:
-        for box in self.query(Checkbox):
-            if box.id and box.id.startswith("r-") and box.id != "r-lag":
+        for box in self.query(RuleBox):
+            if box.id != "r-lag":
                 box.display = box.has_class(f"rule-{variant}")
 
     def _int(self, widget_id: str) -> int | None:
@@ -120,10 +265,9 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
         return int(value) if value else None
 
     async def action_create(self) -> None:
-        variant = str(self.query_one("#t-variant", Select).value)
-        error = self.query_one("#t-error", Static)
+        variant = self._variant()
         try:
-            seats = self._int("#t-seats") or 4
+            seats = self._int("#t-seats") or DEFAULT_SEATS[variant]
             settings: dict[str, Any] = {"variant": variant, "seats": seats}
             target = self._int("#t-target")
             if target:
@@ -142,21 +286,27 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
                 if value is not None:
                     settings[key] = value
         except ValueError:
-            error.update("Numbers only, please")
+            self._problem("Numbers only, please")
             return
         if not 2 <= seats <= SEAT_LIMITS[variant]:
             game = "Mau Mau" if variant == "classic" else "American Mau-Mau"
-            error.update(f"Seats: 2 to {SEAT_LIMITS[variant]} for {game}")
+            self._problem(f"Seats: 2 to {SEAT_LIMITS[variant]} for {game}")
             return
         plan = self.query_one(SeatPlan)
         plan.seats = seats
         bot_seats, levels = plan.bots()
-        name = self.query_one("#t-name", Input).value.strip() or "Table"
+        name = self.query_one("#t-name", Input).value.strip() or self._default_name()
         password = self.query_one("#t-password", Input).value or None
         self.app.post_message(
-            ToServer(CreateTable(name[:32], settings, bot_seats, password, levels))
+            ToServer(CreateTable(name[:NAME_LENGTH], settings, bot_seats, password, levels))
         )
         self.dismiss(None)
+
+    def _problem(self, text: str) -> None:
+        """Say what is wrong, above the buttons (the line is hidden while all is well)."""
+        error = self.query_one("#t-error", Static)
+        error.update(text)
+        error.add_class("shown")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -10,14 +10,24 @@ on each records screen that is open; after a reconnect it calls
 :meth:`RecordsScreen.reconnected`, so a question lost with the old connection is
 asked again. A refusal is said in the screen itself, in words: ``no_store`` becomes
 "This server keeps no records".
+
+Every records screen closes with the same keys, Esc and q (:data:`CLOSE_KEYS`,
+shown in the footer as ``Esc/q``), and calls the action ``close``.
 """
 
 from __future__ import annotations
+
+from textual.binding import Binding
 
 from maumau.protocol.messages import Message
 
 from ..host import Host, host_of
 from .messages import ToServer
+
+CLOSE_KEYS = [
+    Binding("escape", "close", "close", key_display="Esc/q"),
+    Binding("q", "close", "close", show=False),
+]
 
 
 class RecordsScreen:

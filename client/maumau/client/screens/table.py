@@ -58,6 +58,7 @@ from ..host import Host, host_of
 from ..literal import clean, literal
 from ..model import Model, plain
 from ..widgets.banner import Banner
+from ..widgets.chat_input import ChatInput
 from ..widgets.hand import Hand
 from ..widgets.line_log import LineLog
 from ..widgets.opponents import Opponents
@@ -127,7 +128,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="bottom"):
             yield LineLog(id="log")
             yield LineLog(id="chat")
-        box = Input(
+        box = ChatInput(
             placeholder="say something at the table; Enter sends, Esc leaves", id="chat-input"
         )
         box.display = False  # hidden from the start, so it never takes the first focus
