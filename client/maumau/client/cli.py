@@ -42,6 +42,22 @@ def wants_ascii(environ: dict[str, str] | None = None) -> bool:
     return "utf-8" not in value.lower() and "utf8" not in value.lower()
 
 
+BOTS_LIMIT = {"classic": 3, "american": 9}  # seats at most (4, 10), less the player's
+GAME_NAMES = {"classic": "Mau Mau", "american": "American Mau-Mau"}
+
+
+def check_bots(parser: argparse.ArgumentParser, variant: str, bots: int) -> None:
+    """Refuse a number of bots the game has no seats for, naming the limits (never
+    play with fewer bots than asked without saying so)."""
+    limit = BOTS_LIMIT[variant]
+    if not 1 <= bots <= limit:
+        other = "american" if variant == "classic" else "classic"
+        parser.error(
+            f"--bots: 1 to {limit} for {GAME_NAMES[variant]} ({limit + 1} seats at most), "
+            f"not {bots}; {GAME_NAMES[other]} (--variant {other}) takes 1 to {BOTS_LIMIT[other]}"
+        )
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="maumau-client",
@@ -59,7 +75,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--variant", choices=["classic", "american"], default="classic", help="with --local"
     )
-    parser.add_argument("--bots", type=int, default=3, help="with --local: how many bots (1-9)")
+    parser.add_argument(
+        "--bots",
+        type=int,
+        default=3,
+        help="with --local: how many bots (Mau Mau: 1-3, American Mau-Mau: 1-9)",
+    )
     parser.add_argument(
         "--replay",
         type=int,
@@ -74,9 +95,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--replay needs the server's host:port (and no --local)")
     if args.replay is not None and args.replay < 1:
         parser.error("--replay: a match id is a number from 1")
-    limit = 3 if args.variant == "classic" else 9
-    if args.local and not 1 <= args.bots <= limit:
-        parser.error(f"--bots: 1 to {limit} for {args.variant}")
+    if args.local:
+        check_bots(parser, args.variant, args.bots)
     if args.name is not None and not 1 <= len(args.name.strip()) <= 24:
         parser.error("--name: 1 to 24 characters")
     return args

@@ -126,6 +126,7 @@ class Model:
     table: TableInfo | None = None
     view: View | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    log_seq: int = -1  # the highest seq of a line in the log (-1: none yet at this table)
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     lobby_chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     score_history: list[tuple[int, ...]] = field(default_factory=list)
@@ -138,7 +139,8 @@ class Model:
     offline: bool = False  # the connection is down: the table is frozen until a welcome
 
     def apply(self, message: Message) -> bool:
-        """Fold ``message`` in; False if it was about a table we have left (ignored)."""
+        """Fold ``message`` in; False if it was ignored: about a table we have left, or
+        an event line already in the log (see :meth:`_fold_line`)."""
         if self._stale(message):
             return False
         if isinstance(message, Welcome):
@@ -152,6 +154,7 @@ class Model:
         elif isinstance(message, TableInfo):
             if self.table is None or self.table.id != message.id:
                 self.log.clear()
+                self.log_seq = -1
                 self.chat.clear()
                 self.view = None
                 self.score_history = []
@@ -159,7 +162,7 @@ class Model:
         elif isinstance(message, View):
             self._fold_view(message)
         elif isinstance(message, (GameEvent, MauDecision)):
-            self.log.append(message.text)
+            return self._fold_line(message)
         elif isinstance(message, ChatLine):
             line = f"{message.sender}: {message.text}"
             (self.chat if message.scope == "table" else self.lobby_chat).append(line)
@@ -188,6 +191,20 @@ class Model:
                 return False
             return True
         return isinstance(message, View | GameEvent | MauDecision) and message.table == gone
+
+    def _fold_line(self, line: GameEvent | MauDecision) -> bool:
+        """An ``event`` or ``mau_decision`` line into the log, unless the log has it.
+
+        Whoever arrives at a running match (watching, or coming back to a seat) is
+        first sent the round so far again: the same lines, with the ``seq`` they had.
+        A table's ``seq`` only grows, so a line whose ``seq`` is not above that of the
+        last line logged at this table is one the log already holds (a resume that
+        kept the log); it is dropped. A new table starts the count afresh."""
+        if line.seq <= self.log_seq:
+            return False
+        self.log_seq = line.seq
+        self.log.append(line.text)
+        return True
 
     @property
     def paused(self) -> bool:

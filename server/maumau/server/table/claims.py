@@ -8,6 +8,7 @@ with every claim's time after the window opened and the lag compensation it got.
 
 from __future__ import annotations
 
+from maumau.protocol.codec import encode_frame
 from maumau.protocol.messages import (
     Error,
     MauDecision,
@@ -92,7 +93,10 @@ class Claims(Journaling):
             for c in claims[:MAX_STAMPS]
         )
         text = text if len(text) <= 500 else text[:497] + "..."
-        self._broadcast(MauDecision(self.id, self.seq, window, seat, outcome, stamps, text))
+        decision = MauDecision(self.id, self.seq, window, seat, outcome, stamps, text)
+        frame = encode_frame(decision.to_wire())
+        self.recent.append(frame)  # for whoever arrives during this round
+        self._broadcast(decision, frame)
 
 
 def _window_for(match: MatchState, claim: Claim) -> int | None:

@@ -15,16 +15,39 @@ from typing import Any
 import msgpack
 
 from maumau.protocol.cards import CODE_OF, COLOUR_CODES, SUIT_CODES
-from maumau.protocol.codec import HEADER
+from maumau.protocol.codec import HEADER, encode_frame
 from maumau.protocol.messages import GameEvent, View
 
-from ..rules import Action, Catch, Challenge, Draw, Pass, Play, PrivateView, SayMau
+from ..rules import (
+    Action,
+    Catch,
+    Challenge,
+    Draw,
+    Event,
+    Pass,
+    Play,
+    PrivateView,
+    SayMau,
+    describe,
+)
 from ..rules.views import RoundView
 
 
 @functools.cache
 def event_kind(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def event_frame(table: int, seq: int, event: Event, names: list[str]) -> bytes:
+    """One ``event`` frame: ``event`` in words, with the table's sequence number."""
+    line = {  # a GameEvent, as its to_wire() gives it
+        "type": GameEvent.TYPE,
+        "table": table,
+        "seq": seq,
+        "kind": event_kind(type(event).__name__),
+        "text": describe(event, names),
+    }
+    return encode_frame(line)
 
 
 def action_to_wire(action: Action, classic: bool) -> dict[str, Any]:

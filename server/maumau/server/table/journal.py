@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,16 +21,20 @@ import trio
 from .. import bots
 from ..rules import (
     Action,
+    Event,
     MatchState,
     action_from_record,
     action_to_record,
     apply,
     new_match,
 )
+from ..rules.events import RoundDealt
 from ..store import JournalEntry, MatchRecord, Store, TableRecord
+from .frames import event_frame
 from .host import Player
 from .seating import Seating
 from .state import (
+    RECENT_LINES,
     ROUND_PAUSE_S,
     SeatState,
 )
@@ -152,10 +157,12 @@ class Journaling(Seating):
                 self.status = "waiting"
             return
         self.match_id = match.id
-        state, _ = new_match(self.settings, match.seed)
+        state, dealt = new_match(self.settings, match.seed)
+        recent = RecentEvents(dealt)
         for entry in journal:
-            apply(state, action_from_record(entry.action))
+            recent.add(entry.seq, apply(state, action_from_record(entry.action)))
         self.match = state
+        self.recent.extend(recent.frames(self.id, self.names(), record.seq))
         self.journal_n = len(journal)
         timers: dict[str, Any] = journal[-1].timers if journal else {}
         if journal:
@@ -207,3 +214,41 @@ class Journaling(Seating):
             self._sleep.cancel()
         if self.host.store is not None:
             self.host.store.close_table(self.id, self.match_id)
+
+
+class RecentEvents:
+    """The current round's events, collected while a restored match replays its
+    journal, so that whoever arrives after a restart is told the round so far, as
+    during play (:attr:`TableState.recent`).
+
+    Each journal entry carries the table's ``seq`` after its action: that of the last
+    event the action caused, the others counting back one by one, so every event gets
+    the number it had when it was sent. The first round's deal is not journaled (it
+    comes with the match); its events come just before the first action's, or, while
+    no action is journaled, end at the table's saved ``seq``. The ``mau_decision``
+    lines are not journaled and are not told again.
+    """
+
+    def __init__(self, dealt: list[Event]) -> None:
+        self.dealt: list[Event] | None = dealt  # the first deal, until it is numbered
+        self.events: deque[tuple[int, Event]] = deque(maxlen=RECENT_LINES)
+
+    def add(self, seq: int, events: list[Event]) -> None:
+        """The events of one journaled action, whose last one had ``seq``."""
+        first = seq - len(events) + 1
+        self._deal_ends(first - 1)
+        for i, event in enumerate(events):
+            if isinstance(event, RoundDealt):
+                self.events.clear()
+            self.events.append((first + i, event))
+
+    def frames(self, table: int, names: list[str], saved_seq: int) -> list[bytes]:
+        """The ``event`` frames of the current round, in order."""
+        self._deal_ends(saved_seq)
+        return [event_frame(table, seq, event, names) for seq, event in self.events]
+
+    def _deal_ends(self, seq: int) -> None:
+        if self.dealt is not None:
+            dealt, self.dealt = self.dealt, None
+            start = seq - len(dealt) + 1
+            self.events.extend((start + i, event) for i, event in enumerate(dealt))

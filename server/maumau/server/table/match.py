@@ -15,11 +15,9 @@ import sqlite3
 import trio
 
 from maumau.protocol.cards import COLOUR_CODES, SUIT_CODES, card_from_code
-from maumau.protocol.codec import encode_frame
 from maumau.protocol.messages import (
     ChallengeCard,
     DrawCard,
-    GameEvent,
     Message,
     PassTurn,
     PlayCard,
@@ -37,14 +35,11 @@ from ..rules import (
     Pass,
     Play,
     apply,
-    describe,
     new_match,
 )
 from ..rules.events import CardPlayed
 from .claims import Claims
-from .frames import (
-    event_kind,
-)
+from .frames import event_frame
 from .host import Player
 from .state import (
     ROUND_PAUSE_S,
@@ -108,6 +103,7 @@ class MatchFlow(Claims):
             seat.ready = seat.bot
         self.window_opened.clear()
         self.window_due.clear()
+        self.recent.clear()  # a new round: newcomers are told this one from its deal
         self._log(f"match starts ({self.settings.variant}, {len(self.seats)} seats)")
         self.changed()
         self._after_change(events, turn_ended=True)
@@ -185,14 +181,8 @@ class MatchFlow(Claims):
         frames = []
         for event in events:
             self.seq += 1
-            line = {  # a GameEvent, as its to_wire() gives it
-                "type": GameEvent.TYPE,
-                "table": self.id,
-                "seq": self.seq,
-                "kind": event_kind(type(event).__name__),
-                "text": describe(event, names),
-            }
-            frames.append(encode_frame(line))
+            frames.append(event_frame(self.id, self.seq, event, names))
+        self.recent.extend(frames)  # for whoever arrives during this round
         # The event lines go out with the views, in one write to each connection.
         event_frames = b"".join(frames)
         open_ids = {w.id for w in match.windows}
@@ -245,6 +235,7 @@ class MatchFlow(Claims):
         if self.match.phase != "round_over":
             return
         self.next_round_due = None
+        self.recent.clear()  # a new round: newcomers are told this one from its deal
         events = apply(self.match, NextRound())
         self._after_change(events, turn_ended=True, action=NextRound())
         self.host.lobby_changed()

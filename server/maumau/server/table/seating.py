@@ -10,6 +10,9 @@ names whoever holds it. A creator who only disconnects keeps it.
 Seats are played by bots when the seat is a bot seat, when its player is *away*
 (3 turn timeouts in a row) or has been disconnected for longer than
 ``reconnect_grace_s``. A returning player takes the seat back at once.
+
+Whoever arrives while a match is on, a new spectator or a player or spectator coming
+back, is told the round so far, then the match as it is now (see :mod:`.views`).
 """
 
 from __future__ import annotations
@@ -67,8 +70,7 @@ class Seating(Audience):
         self.spectators.append(session)
         self._log(f"{session.name} watches")
         self.changed()
-        if self.match is not None:
-            self._send_views([session])
+        self._send_arrival(session)
 
     def leave(self, session: Player) -> None:
         if session in self.spectators:
@@ -118,8 +120,7 @@ class Seating(Audience):
             self.seats[seat].away = False
             self._log(f"{session.name} is back at seat {seat}")
         self.changed()
-        if self.match is not None:
-            self._send_views([session])
+        self._send_arrival(session)
         if self.paused_at is not None:
             self._send_pause()  # why nothing else comes yet
         self._schedule()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,9 @@ MIN_BOT_CATCH_DELAY = 0.3
 
 
 MAX_STAMPS = 20  # stamps one mau_decision carries (the protocol's limit)
+
+
+RECENT_LINES = 50  # event lines of the current round kept for newcomers (see .views)
 
 
 @dataclass(slots=True)
@@ -95,6 +99,9 @@ class TableState:
         self.match_id: int | None = None  # the match's number in the store
         self.journal_n = 0  # actions of the current match journaled so far
         self.seq = 0
+        # The current round's last event and mau_decision frames, as sent, for whoever
+        # arrives (see Audience._send_arrival); cleared when a round is dealt.
+        self.recent: deque[bytes] = deque(maxlen=RECENT_LINES)
         self.rng = random.Random(seed)
         self.arbiter = Arbiter()
         self.window_opened: dict[int, float] = {}

@@ -2,7 +2,10 @@
 
 After every change each seated player receives its own ``view`` (with its legal
 actions), spectators the public one, and everybody the ``event`` lines in plain words.
-Events and views carry the table's sequence number. As this happens for every change,
+Events and views carry the table's sequence number. Whoever arrives while a match is
+on (watching, or coming back to a seat or to watching) is first sent the current
+round's recent event lines again, as they were sent, then its view
+(:meth:`Audience._send_arrival`). As this happens for every change,
 the views are made with care for speed: the public part is read from the match state
 and packed once, and each seat's own part (hand, drawn card, legal actions) is packed
 onto it (see :mod:`.frames`); a seat not on turn reuses its last packed part while
@@ -155,8 +158,17 @@ class Audience(TableState):
             "turn_deadline_ms": remaining,
         }
 
-    def _broadcast(self, message: Message) -> None:
-        frame = encode_frame(message.to_wire())
+    def _send_arrival(self, session: Player) -> None:
+        """Tell ``session``, who has just come to the running (or finished) match, the
+        round so far: the table's recent ``event`` and ``mau_decision`` frames, as they
+        were sent (with their own ``seq``), then its view."""
+        if self.match is not None:
+            self._send_views([session], before=b"".join(self.recent))
+
+    def _broadcast(self, message: Message, frame: bytes | None = None) -> None:
+        """``message`` to everybody here (``frame``: it, encoded already)."""
+        if frame is None:
+            frame = encode_frame(message.to_wire())
         for seat in self.seats:
             if seat.session is not None:
                 seat.session.send(message, frame)
