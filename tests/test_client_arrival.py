@@ -15,11 +15,11 @@ import sys
 from typing import Any
 
 import pytest
-from textual.widgets import RichLog
 
 from maumau.client.app import MauMauApp
 from maumau.client.cli import parse_args
 from maumau.client.screens.table import TableScreen
+from maumau.client.widgets.line_log import LineLog
 from maumau.protocol.codec import Connection, encode_frame
 from maumau.protocol.messages import (
     PROTOCOL_VERSION,
@@ -41,9 +41,9 @@ def config_home(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def shown(app: MauMauApp) -> list[str]:
-    """The table screen's log as drawn, one entry per screen line."""
-    log = app.screen.query_one("#log", RichLog)
-    return ["".join(segment.text for segment in strip) for strip in log.lines]
+    """The table screen's log as drawn, one entry per line written to it."""
+    log = app.screen.query_one("#log", LineLog)
+    return [entry.plain for entry in log.entries]
 
 
 async def table_of_bots(port: int) -> int:
