@@ -189,12 +189,7 @@ class TableScreen(Screen[None]):
             return
         self.shown = key
         seated = view.seat is not None
-        text = render.round_result(model, self.host.ascii_only)
         match_over = view.phase == "match_over"
-        if match_over:
-            names = model.names()
-            winner = names[view.winner] if view.winner is not None else "?"
-            text.append(f"\n{winner} wins the match!\n", style="bold")
 
         def closed(rematch: bool | None) -> None:
             if self.result is not None and self.result.closed_by_round:
@@ -204,7 +199,7 @@ class TableScreen(Screen[None]):
             elif not match_over and seated:
                 self.send(Ready(True))
 
-        self.result = ResultScreen(text, match_over and seated)
+        self.result = ResultScreen()  # it draws itself from the model
         self.app.push_screen(self.result, closed)
 
     # --- which keys mean something now ----------------------------------------------
@@ -324,10 +319,14 @@ class TableScreen(Screen[None]):
                 self.send(LeaveTable())
                 self.app.post_message(TableLeft())
 
-        seated = self.host.model.seat is not None
-        question = (
-            "Leave this table? A bot takes your seat."
-            if seated and self.host.model.view is not None
-            else "Leave this table?"
-        )
+        model = self.host.model
+        playing = model.view is not None and model.view.phase != "match_over"
+        if model.seat is None:
+            question = "Leave this table?"
+        elif playing:
+            question = "Leave this table? A bot takes your seat."
+        elif model.view is not None:
+            question = "Leave this table? The match is over: nothing is lost."
+        else:
+            question = "Leave this table? Your seat becomes free."
         self.app.push_screen(ConfirmScreen(question), answer)
