@@ -346,3 +346,17 @@ def test_leaving_after_the_match_says_it_is_over() -> None:
             assert "match is over" in question
 
     run(scenario())
+
+
+def test_the_waiting_room_is_drawn_again_to_a_new_width() -> None:
+    async def scenario() -> None:
+        app = Recording(waiting_room())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shows(pilot, app, "10 -")
+            await pilot.resize_terminal(60, 20)
+            text = await shows(pilot, app, "Waiting for the match to start")
+            seats = text.splitlines()[2:7]
+            assert all("│" in line for line in seats), seats  # both columns on each line
+            assert " 6 -" in seats[0] and " 1 Ann (you)" in seats[0]
+
+    run(scenario())

@@ -121,6 +121,9 @@ class TableScreen(Screen[None]):
         self.set_class(self.host.ascii_only, "ascii")
         self.refresh_model(full=True)
 
+    def on_resize(self) -> None:
+        self.refresh_model()  # the opponents and the waiting room are drawn to the width
+
     def send(self, message: Message) -> None:
         """Ask the app to send ``message`` to the server."""
         self.app.post_message(ToServer(message))
