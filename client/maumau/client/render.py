@@ -78,9 +78,10 @@ def title(model: Model, ascii_only: bool, width: int = 80) -> Text:
         if len(game) + len(table.name) + len(you) + 40 > width:
             game = "Mau Mau" if model.is_classic() else "American"
         target = table.settings.get("target_score", "?")
-        round_no = model.view.round if model.view else 0
+        # Before the first deal there is no round to name: the table waits.
+        where = f"round {model.view.round}" if model.view else "waiting"
         dot = "-" if ascii_only else "·"
-        about = f"{table.name} {dot} {game} {dot} round {round_no} {dot} to {target}"
+        about = f"{table.name} {dot} {game} {dot} {where} {dot} to {target}"
         text.append(_fit(about, width - 1 - len(text.plain) - len(you) - 1, ascii_only))
     pad = max(1, width - 1 - len(text.plain) - len(you))
     text.append(" " * pad + you)
@@ -100,13 +101,7 @@ def opponents(model: Model, ascii_only: bool, width: int = 80, header: bool = Tr
     if table is None:
         return text
     if view is None:
-        text.append(" Waiting for the match to start. Seats:\n", style="bold")
-        for i, info in enumerate(table.seats):
-            name = seat_label(info)
-            mark = " ready" if info["ready"] and not info["bot"] else ""
-            you = "  <- you" if table.you == i else ""
-            text.append(f"   {i + 1}. {name}{mark}{you}\n")
-        return text
+        return waiting_room(model, ascii_only, width)
     marks = _marks(ascii_only)
     rows = _opponent_rows(model)
     forward = view.direction == 1
@@ -255,6 +250,62 @@ def _opponent_list(
     return text
 
 
+WAITING_ROWS = 5  # the opponents' area holds six lines: a heading and five rows of seats
+
+
+def seat_state(info: dict[str, Any]) -> str:
+    """A seat of a table that waits, in words: ``free``, ``bot`` (its level is in
+    its name), ``ready``, ``not ready``, ``away`` or ``offline``."""
+    if info["bot"]:
+        return "bot"
+    if info["name"] is None:
+        return "free"
+    if not info["connected"]:
+        return "offline"
+    if info["away"]:
+        return "away"
+    return "ready" if info["ready"] else "not ready"
+
+
+def waiting_room(model: Model, ascii_only: bool, width: int = 80) -> Text:
+    """Every seat of a table waiting for its match (up to ten), each with its state
+    in words: a heading and at most five rows, in two columns (seats 1-5 on the left)
+    when there are more than five seats, so that it fits the opponents' six lines."""
+    text = Text()
+    table = model.table
+    if table is None:
+        return text
+    seats = table.seats
+    taken = sum(1 for info in seats if info["name"] is not None or info["bot"])
+    text.append(
+        f" Waiting for the match to start: {taken} of {len(seats)} seats taken\n", style="bold"
+    )
+    columns = 1 if len(seats) <= WAITING_ROWS else 2
+    rows = -(-len(seats) // columns)
+    bar = " | " if ascii_only else " │ "
+    cell = min(38, (width - 1 - len(bar) * (columns - 1)) // columns)
+    shown_names = [
+        seat_label(info, "-") + (" (you)" if table.you == i else "") for i, info in enumerate(seats)
+    ]
+    states = [seat_state(info) for info in seats]
+    name_width = max(len(n) for n in shown_names)
+    state_width = max(len(s) for s in states)
+    for row in range(rows):
+        for column in range(columns):
+            i = column * rows + row
+            if i >= len(seats):
+                continue
+            if column:
+                text.append(bar, style="dim")
+            state, name = states[i], shown_names[i]
+            room = max(1, min(name_width, cell - 4 - 1 - state_width))
+            shown = f"{i + 1:>3} {name[:room]:<{room}} {state}"
+            style = "dim" if state == "free" else ("bold" if table.you == i else "")
+            text.append(shown.ljust(cell), style=style)
+        text.append("\n")
+    return text
+
+
 def pile(model: Model, ascii_only: bool, seconds_left: float | None) -> Text:
     view = model.view
     text = Text()
@@ -364,41 +415,80 @@ def hand(
     return text
 
 
-def round_result(model: Model, ascii_only: bool) -> Text:
+def round_result(model: Model, ascii_only: bool, width: int = 72) -> Text:
+    """A finished round (or match) in ``width`` columns: who went out and what they
+    scored, in words; every hand revealed with its points (long hands wrap under
+    themselves, names are never cut); then :func:`score_chart`."""
     view = model.view
     text = Text()
     if view is None or view.last_round is None:
         return text
     last = view.last_round
     names = model.names()
-    text.append(f"Round {last['round']}: {names[last['winner']]} goes out\n\n", style="bold")
+    if view.phase == "match_over" and view.winner is not None:
+        score = view.scores[view.winner] if view.winner < len(view.scores) else 0
+        text.append(f"{names[view.winner]} wins the match with {score} points!\n", style="bold")
+    text.append(f"Round {last['round']}: {names[last['winner']]} goes out", style="bold")
+    paid = ", ".join(f"{names[s]} {p}" for s, p in enumerate(last["hand_points"]) if p)
+    text.append(f" and scores {last['points']}" + (f" ({paid})" if paid else "") + "\n")
+    name_width = max(len(n) for n in names)
+    prefix = 1 + name_width + 1 + 4 + 2
+    room = max(8, width - prefix)
+    text.append(f" {'player':<{name_width}} {'pts':>4}  hand\n", style="dim")
     for seat, cards in enumerate(last["hands"]):
-        shown = " ".join(label(c, ascii_only) for c in cards) or "(no cards)"
         points = last["hand_points"][seat]
-        text.append(f"{names[seat][:16]:<16} {points:>4} pts  {shown}\n")
-    text.append(
-        f"\n{names[last['winner']]} scores {last['points']}: "
-        + ", ".join(f"{names[s]} {p}" for s, p in enumerate(last["hand_points"]) if p)
-        + "\n"
-    )
-    text.append_text(score_chart(model, ascii_only))
+        text.append(f" {names[seat]:<{name_width}} {points:>4}  ")
+        if not cards:
+            text.append("(out)", style="dim")
+        used = 0
+        for code in sorted(cards, key=card_sort_key):
+            face = label(code, ascii_only)
+            if used and used + len(face) > room:
+                text.append("\n" + " " * prefix)
+                used = 0
+            text.append(face, style=card_style(code, True, False))
+            text.append(" ")
+            used += len(face) + 1
+        text.append("\n")
+    text.append_text(score_chart(model, ascii_only, width))
+    text.rstrip()
     return text
 
 
-def score_chart(model: Model, ascii_only: bool, width: int = 26) -> Text:
-    """Each player's score after each round, as bars against the target."""
+def score_chart(model: Model, ascii_only: bool, width: int = 72) -> Text:
+    """Each player's total after each round, one column a round, and a bar against
+    the target. Names are never cut; when the rounds do not all fit in ``width``,
+    the latest are shown and the heading says which are left out."""
     text = Text()
     if not model.score_history or model.table is None:
         return text
     target = int(number_setting(model.table.settings, "target_score", 150))
     names = model.names()
-    block = "#" if ascii_only else "█"
-    text.append("\nScores after each round (target " + str(target) + ")\n")
-    latest = model.score_history[-1]
-    for seat, score in enumerate(latest):
-        trail = " ".join(str(r[seat]) for r in model.score_history[-4:])
-        bar = block * min(width, int(width * score / max(1, target)))
-        text.append(f"{names[seat][:12]:<12} {bar:<{width}} {score:>5}  ({trail})\n")
+    history = model.score_history
+    name_width = max(len(n) for n in names)
+    column = max(4, *(len(str(v)) + 1 for row in history for v in row), len(f"r{len(history)}") + 1)
+    fits = max(1, (width - 1 - name_width - 1 - 8) // column)  # a bar of at least 8
+    shown = history[-fits:]
+    bar_width = max(8, min(20, width - 1 - name_width - 1 - column * len(shown)))
+    first = len(history) - len(shown) + 1  # the round of the first column shown
+    heading = f"Scores after each round (target {target}"
+    if first > 2:
+        heading += f"; rounds 1-{first - 1} not shown"
+    elif first == 2:
+        heading += "; round 1 not shown"
+    text.append(heading + ")\n")
+    text.append(f" {'':<{name_width}}", style="dim")
+    for n in range(first, len(history) + 1):
+        text.append(f"{'r' + str(n):>{column}}", style="dim")
+    text.append("\n")
+    block, empty = ("#", ".") if ascii_only else ("█", "░")
+    latest = history[-1]
+    for seat in range(len(latest)):
+        text.append(f" {names[seat]:<{name_width}}")
+        for row in shown:
+            text.append(f"{row[seat]:>{column}}")
+        filled = min(bar_width, int(bar_width * latest[seat] / max(1, target)))
+        text.append(" " + block * filled + empty * (bar_width - filled) + "\n")
     return text
 
 

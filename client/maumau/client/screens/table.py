@@ -34,7 +34,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
@@ -143,6 +142,9 @@ class TableScreen(Screen[None]):
         self.set_class(self.host.ascii_only, "ascii")
         self.refresh_model(full=True)
 
+    def on_resize(self) -> None:
+        self.refresh_model()  # the opponents and the waiting room are drawn to the width
+
     def send(self, message: Message) -> None:
         """Ask the app to send ``message`` to the server."""
         self.app.post_message(ToServer(message))
@@ -188,9 +190,6 @@ class TableScreen(Screen[None]):
                 return header, boxes
         return False, False
 
-    def on_resize(self, event: Resize) -> None:
-        self.refresh_model()
-
     def show_problem(self, text: str) -> None:
         """Say, under the hand, why the last key did nothing (until the next change)."""
         self.query_one(Hand).complain(text)
@@ -224,12 +223,7 @@ class TableScreen(Screen[None]):
             return
         self.shown = key
         seated = view.seat is not None
-        text = render.round_result(model, self.host.ascii_only)
         match_over = view.phase == "match_over"
-        if match_over:
-            names = model.names()
-            winner = names[view.winner] if view.winner is not None else "?"
-            text.append(f"\n{winner} wins the match!\n", style="bold")
 
         def closed(rematch: bool | None) -> None:
             if self.result is not None and self.result.closed_by_round:
@@ -239,7 +233,7 @@ class TableScreen(Screen[None]):
             elif not match_over and seated:
                 self.send(Ready(True))
 
-        self.result = ResultScreen(text, match_over and seated)
+        self.result = ResultScreen()  # it draws itself from the model
         self.app.push_screen(self.result, closed)
 
     # --- which keys mean something now ----------------------------------------------
@@ -380,12 +374,16 @@ class TableScreen(Screen[None]):
                 self.send(LeaveTable())
                 self.app.post_message(TableLeft())
 
-        seated = self.host.model.seat is not None
-        question = (
-            "Leave this table? A bot takes your seat."
-            if seated and self.host.model.view is not None
-            else "Leave this table?"
-        )
+        model = self.host.model
+        playing = model.view is not None and model.view.phase != "match_over"
+        if model.seat is None:
+            question = "Leave this table?"
+        elif playing:
+            question = "Leave this table? A bot takes your seat."
+        elif model.view is not None:
+            question = "Leave this table? The match is over: nothing is lost."
+        else:
+            question = "Leave this table? Your seat becomes free."
         self.app.push_screen(ConfirmScreen(question), answer)
 
 

@@ -1,0 +1,362 @@
+"""Snapshots of the waiting room and the results, at 80x24 and at the minimum 60x20:
+a 10-seat waiting room (every state a seat can be in), a 10-player American round
+result after six rounds (the keys and the countdown in sight, the chart saying which
+rounds it leaves out), and a match result with its keys. Plus the behaviour behind
+them: the countdown stops while a banner is up, Enter says ready, q leaves a
+finished match, the leave question after a match.
+
+The countdown's clock is held still (``result.now``), so the pictures do not depend
+on how fast the machine draws.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from maumau.client import render
+from maumau.client.screens import result
+from maumau.client.screens.confirm import ConfirmScreen
+from maumau.client.screens.result import ResultScreen
+from maumau.client.screens.table import TableScreen
+from maumau.protocol.messages import LeaveTable, Message, Ready, Rematch, TableInfo, View
+from test_client_snapshots import WELCOME, StillApp, seat
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((60, 20), id="60x20")]
+AMERICAN = ["Ann", "Eve", "Finn", "Ivy", "Jon", "Kai", "Lea", "Max", "Nia", "Ola"]
+LEVELS = {"Kai": "hard", "Lea": "easy"}
+
+
+@pytest.fixture(autouse=True)
+def still_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
+    """The countdown's clock, held still; tests move it by hand."""
+    clock = [1000.0]
+    monkeypatch.setattr(result, "now", lambda: clock[0])
+    yield clock
+
+
+def waiting_room() -> list[Message]:
+    """Ten seats: me, a player not ready, free seats, bots of each level, a player
+    offline and one away."""
+    seats = [
+        seat("Ann"),
+        {**seat("Eve"), "ready": False},
+        {**seat(None), "connected": False, "ready": False},
+        seat("Ada", bot=True, level="hard"),
+        seat("Bert", bot=True, level="easy"),
+        {**seat(None), "connected": False, "ready": False},
+        seat("Cleo", bot=True, level="normal"),
+        {**seat("Finn"), "connected": False},
+        {**seat("Maximiliana"), "away": True},
+        {**seat(None), "connected": False, "ready": False},
+    ]
+    info = TableInfo(
+        5,
+        "Big one",
+        {"variant": "american", "target_score": 500},
+        tuple(seats),
+        (),
+        "waiting",
+        "Ann",
+        0,
+    )
+    return [WELCOME, info]
+
+
+def american_view(round_no: int, phase: str, scores: tuple[int, ...], **more: Any) -> View:
+    fields: dict[str, Any] = {
+        "table": 4,
+        "seq": 10 * round_no,
+        "seat": 0,
+        "phase": phase,
+        "round": round_no,
+        "dealer": round_no % 10,
+        "turn": 1,
+        "direction": 1,
+        "top": "G7",
+        "named": None,
+        "penalty": 0,
+        "penalty_kind": None,
+        "hand_counts": (0, 3, 1, 7, 5, 4, 8, 2, 6, 7),
+        "scores": scores,
+        "target": 500,
+        "stock": 30,
+        "discard": 12,
+        "windows": (),
+        "last_round": None,
+        "winner": None,
+        "hand": (),
+        "drawn": None,
+        "legal": (),
+        "turn_deadline_ms": None,
+    }
+    fields.update(more)
+    return View(**fields)
+
+
+def american_rounds(rounds: int = 6, phase: str = "round_over") -> list[Message]:
+    """Ten players after ``rounds`` rounds, each won by Ann; the last one's hands
+    are long (they wrap)."""
+    seats = tuple(seat(n, bot=n in LEVELS, level=LEVELS.get(n)) for n in AMERICAN)
+    info = TableInfo(
+        4, "Newbies", {"variant": "american", "target_score": 500}, seats, (), "playing", "Eve", 0
+    )
+    messages: list[Message] = [WELCOME, info]
+    cards = ["R7", "RS", "Y+2", "G9", "B0", "W", "W4", "GR", "B+2", "Y5", "R1", "G3"]
+    sizes = (0, 3, 1, 7, 15, 4, 8, 2, 6, 22)
+    hands = tuple(
+        tuple(cards[(i + k) % len(cards)] for k in range(size)) for i, size in enumerate(sizes)
+    )
+    before: tuple[int, ...] = (0,) * 10
+    for n in range(1, rounds + 1):
+        scores = tuple(min(500, 30 * n * (i == 0) + n * i) for i in range(10))
+        last = {
+            "round": n,
+            "winner": 0,
+            "points": 30,
+            "hands": hands,
+            "hand_points": (0, 60, 20, 40, 95, 50, 70, 40, 45, 180),
+            "scores": scores,
+        }
+        messages.append(american_view(n, "playing", before))
+        before = scores
+        done = phase if n == rounds else "round_over"
+        winner = 0 if done == "match_over" else None
+        messages.append(american_view(n, done, scores, last_round=last, winner=winner))
+    return messages
+
+
+def classic_match_over() -> list[Message]:
+    """Four players of Mau Mau, the third round ends the match: Cleo wins."""
+    seats = (seat("Ann"), seat("Bob"), seat("Cleo"), seat("Dan", bot=True, level="hard"))
+    info = TableInfo(
+        3, "Friday", {"variant": "classic", "target_score": 150}, seats, (), "finished", "Ann", 0
+    )
+    messages: list[Message] = [WELCOME, info]
+    totals = [(0, 40, 20, 12), (30, 40, 95, 12), (46, 60, 152, 20)]
+    for n, scores in enumerate(totals, 1):
+        last = {
+            "round": n,
+            "winner": 2,
+            "points": 57 if n == 3 else 40,
+            "hands": (("7S", "9H"), ("QC", "KC"), (), ("8D",)),
+            "hand_points": (16, 20, 0, 8),
+            "scores": scores,
+        }
+        done = "match_over" if n == 3 else "round_over"
+        view = View(
+            table=3,
+            seq=40 * n,
+            seat=0,
+            phase=done,
+            round=n,
+            dealer=n,
+            turn=0,
+            direction=1,
+            top="7H",
+            named=None,
+            penalty=0,
+            penalty_kind=None,
+            hand_counts=(2, 2, 0, 1),
+            scores=scores,
+            target=150,
+            stock=14,
+            discard=6,
+            windows=(),
+            last_round=last,
+            winner=2 if n == 3 else None,
+            hand=("7S", "9H"),
+            drawn=None,
+            legal=(),
+            turn_deadline_ms=None,
+        )
+        messages.append(view)
+    return messages
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_waiting_room_ten_seats(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(StillApp(waiting_room(), TableScreen), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_round_result_ten_players(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(StillApp(american_rounds(), TableScreen), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_match_result(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(StillApp(classic_match_over(), TableScreen), terminal_size=size)
+
+
+def test_match_result_ascii(snap_compare: Any) -> None:
+    app = StillApp(classic_match_over(), TableScreen)
+    app.ascii_only = True
+    assert snap_compare(app, terminal_size=(60, 20))
+
+
+# --- what the pictures rest on ------------------------------------------------------------
+
+
+def run(coro: Any) -> None:
+    asyncio.run(coro)
+
+
+async def until(pilot: Any, condition: Any) -> None:
+    """Wait until ``condition()`` holds (within 5 s)."""
+    deadline = time.monotonic() + 5
+    while not condition():
+        assert time.monotonic() < deadline, "waited 5 s in vain"
+        await pilot.pause(0.01)
+
+
+async def shows(pilot: Any, app: StillApp, *words: str) -> str:
+    """The screen's text once every one of ``words`` is on it (within 5 s)."""
+    deadline = time.monotonic() + 5
+    while not all(word in (text := screen_text(app)) for word in words):
+        assert time.monotonic() < deadline, f"not on screen: {words!r} in\n{text}"
+        await pilot.pause(0.02)
+    return text
+
+
+def screen_text(app: StillApp) -> str:
+    """Every line the screen shows now, as plain text."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join(strip.text.rstrip() for strip in strips)
+
+
+class Recording(StillApp):
+    """A StillApp that keeps what the screens ask to send."""
+
+    def __init__(self, messages: list[Message]) -> None:
+        super().__init__(messages, TableScreen)
+        self.sent: list[Message] = []
+
+    async def send(self, message: Message) -> None:
+        self.sent.append(message)
+
+
+def test_ten_seats_all_shown_with_their_states() -> None:
+    for width in (80, 60):
+        app = StillApp(waiting_room(), TableScreen)
+        for message in app.messages:
+            app.model.apply(message)
+        text = render.opponents(app.model, False, width).plain
+        lines = text.splitlines()
+        assert len(lines) <= 6, lines  # the opponents' area holds six lines
+        for n in range(1, 11):
+            assert f" {n} " in text
+        for state in ("free", "Ada (hard)", "Bert (easy)", "not ready", "offline", "away"):
+            assert state in text
+        assert "round 0" not in render.title(app.model, False).plain
+
+
+def test_the_chart_says_which_rounds_it_leaves_out() -> None:
+    app = StillApp(american_rounds(12), TableScreen)
+    for message in app.messages:
+        app.model.apply(message)
+    assert len(app.model.score_history) == 12
+    chart = render.score_chart(app.model, False, 54).plain
+    assert "not shown" in chart
+    assert "r12" in chart
+    first = int(chart.split("rounds 1-")[1].split()[0]) + 1
+    assert f"r{first}" in chart and f"r{first - 1} " not in chart
+    assert "Lea (easy)" in chart  # names are never cut
+    wide = render.score_chart(app.model, False, 200).plain
+    assert "not shown" not in wide and "r1 " in wide
+
+
+def test_the_keys_and_countdown_stay_in_sight_and_stop_with_a_banner(
+    still_clock: list[float],
+) -> None:
+    async def scenario() -> None:
+        app = Recording(american_rounds())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            screen = app.screen
+            text = await shows(
+                pilot, app, "Enter: ready for the next round", "next deal in 20 s", "⏎ ready"
+            )
+            assert "⏎ ready" in text.splitlines()[-1]  # the footer
+            assert screen.query_one("#result-body").max_scroll_y > 0  # ten hands scroll
+            still_clock[0] += 6.2
+            screen.tick()
+            await shows(pilot, app, "next deal in 14 s")
+            app.set_banner("Connection lost: trying again in 2 s")
+            still_clock[0] += 5
+            screen.tick()
+            # The banner's words are over the keys; the countdown says why it stopped.
+            await shows(pilot, app, "next deal on hold (connection down)", "Connection lost")
+            app.set_banner(None)
+            still_clock[0] += 1
+            screen.tick()
+            await shows(pilot, app, "next deal in 13 s")
+            await pilot.press("enter")
+            await pilot.pause(0.05)
+            assert isinstance(app.screen, TableScreen)
+            assert any(isinstance(m, Ready) and m.ready for m in app.sent)
+
+    run(scenario())
+
+
+def test_the_match_result_offers_rematch_and_leaving() -> None:
+    async def scenario() -> None:
+        app = Recording(classic_match_over())
+        async with app.run_test(size=(60, 20)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            text = await shows(pilot, app, "Cleo wins the match with 152 points!", "rematch")
+            assert "r: ask for a rematch" in text and "q: leave the table" in text
+            assert "next deal" not in text
+            await shows(pilot, app, "r rematch  q leave")  # the footer
+            assert app.screen.query_one("#result-body").max_scroll_y == 0  # all in sight
+            await pilot.press("r")
+            await pilot.pause(0.05)
+            assert any(isinstance(m, Rematch) for m in app.sent)
+
+    run(scenario())
+
+
+def test_q_on_the_match_result_leaves_the_table() -> None:
+    async def scenario() -> None:
+        app = Recording(classic_match_over())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            await pilot.press("q")
+            await until(pilot, lambda: any(isinstance(m, LeaveTable) for m in app.sent))
+            assert app.model.table is None
+
+    run(scenario())
+
+
+def test_leaving_after_the_match_says_it_is_over() -> None:
+    async def scenario() -> None:
+        app = Recording(classic_match_over())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            await pilot.press("escape")
+            await pilot.pause(0.05)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            question = app.screen.question
+            assert "bot takes your seat" not in question
+            assert "match is over" in question
+
+    run(scenario())
+
+
+def test_the_waiting_room_is_drawn_again_to_a_new_width() -> None:
+    async def scenario() -> None:
+        app = Recording(waiting_room())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await shows(pilot, app, "10 -")
+            await pilot.resize_terminal(60, 20)
+            text = await shows(pilot, app, "Waiting for the match to start")
+            seats = text.splitlines()[2:7]
+            assert all("│" in line for line in seats), seats  # both columns on each line
+            assert " 6 -" in seats[0] and " 1 Ann (you)" in seats[0]
+
+    run(scenario())
