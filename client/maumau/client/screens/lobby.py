@@ -79,21 +79,29 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-input", Input).display = False
         self.refresh_model()
 
+    def on_resize(self) -> None:
+        self.refresh_model()  # the title and the players column are drawn to the width
+
     def refresh_model(self) -> None:
         if not self.drawn:
             return  # on_mount draws it
         host = self.host
         model = host.model
-        title = Text(" maumau  ", style="bold")
-        title.append_text(literal(host.server_label))
+        width = self.size.width or 80
         you = f"you: {model.name}"
-        title.append(" " * max(1, 79 - len(title.plain) - len(you)) + you)
+        title = Text(" maumau  ", style="bold")
+        label = host.server_label
+        room = width - 1 - len(title.plain) - 1 - len(you)
+        if len(label) > room:  # a long address gives way to the player's name
+            label = label[: max(0, room - 3)] + "..."
+        title.append_text(literal(label))
+        title.append(" " * max(1, width - 1 - len(title.plain) - len(you)) + you)
         self.query_one("#lobby-title", Static).update(title)
         table = self.query_one("#tables", DataTable)
         lobby = model.lobby
         keep = table.cursor_row
         table.clear()
-        room = max(28, (self.size.width or 80) - 52)  # for the players column
+        room = max(8, width - 52)  # for the players column: the state column stays whole
         cut = "..." if host.ascii_only else "…"
         if lobby is not None:
             for summary in lobby.tables:
@@ -104,7 +112,9 @@ class LobbyScreen(Screen[None]):
                 game = "Mau Mau" if summary["variant"] == "classic" else "American"
                 state = summary["state"]
                 if state == "playing":
-                    state = f"playing round {summary['round']}"
+                    # Narrow: "round 3" alone says it is playing, and fits.
+                    playing = "playing round" if width >= 70 else "round"
+                    state = f"{playing} {summary['round']}"
                 if len(players) > room:
                     players = players[: room - len(cut)] + cut
                 cells = (summary["name"] + lock, game, f"{taken}/{len(seats)}", players, state)
