@@ -296,9 +296,8 @@ def test_the_keys_and_countdown_stay_in_sight_and_stop_with_a_banner(
             screen.tick()
             await shows(pilot, app, "next deal in 13 s")
             await pilot.press("enter")
-            await pilot.pause(0.05)
+            await until(pilot, lambda: any(isinstance(m, Ready) and m.ready for m in app.sent))
             assert isinstance(app.screen, TableScreen)
-            assert any(isinstance(m, Ready) and m.ready for m in app.sent)
 
     run(scenario())
 
@@ -314,8 +313,7 @@ def test_the_match_result_offers_rematch_and_leaving() -> None:
             await shows(pilot, app, "r rematch  q leave")  # the footer
             assert app.screen.query_one("#result-body").max_scroll_y == 0  # all in sight
             await pilot.press("r")
-            await pilot.pause(0.05)
-            assert any(isinstance(m, Rematch) for m in app.sent)
+            await until(pilot, lambda: any(isinstance(m, Rematch) for m in app.sent))
 
     run(scenario())
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
+from collections.abc import Callable
 from typing import Any
 
 from maumau.client.screens.table import TableScreen
@@ -83,12 +85,23 @@ def words_on_screen(app: StillApp) -> list[str]:
     return screen_text(app).replace("│", " ").replace("|", " ").split()
 
 
+async def settled(pilot: Any, check: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait until ``check()`` holds (layout and scrolling settle after a few
+    refreshes, later on a loaded machine); the assertions that follow say what is
+    wrong if it never does."""
+    deadline = time.monotonic() + timeout
+    await pilot.pause(0.05)
+    while not check() and time.monotonic() < deadline:
+        await pilot.pause(0.05)
+
+
 def test_long_log_lines_wrap_whole() -> None:
     # Every word of every long line is on screen, at both sizes: nothing is cut.
     async def scenario(size: tuple[int, int]) -> None:
         app = StillApp(with_long_lines(american_table()), TableScreen)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause(0.2)
+            wanted = [word for line in LONG_LINES[-2:] for word in line.split()]
+            await settled(pilot, lambda: set(wanted) <= set(words_on_screen(app)))
             shown = words_on_screen(app)
             for line in LONG_LINES[-2:]:  # the last two fit the smallest log
                 for word in line.split():
@@ -104,7 +117,9 @@ def test_ten_seats_all_visible() -> None:
     async def scenario(size: tuple[int, int]) -> None:
         app = StillApp(american_table(), TableScreen)
         async with app.run_test(size=size) as pilot:
-            await pilot.pause(0.2)
+            await settled(
+                pilot, lambda: "your hand" in screen_text(app) and "Nia" in screen_text(app)
+            )
             text = screen_text(app)
             rows = text.splitlines()
             for name, cards, points in [("Eve", 3, 120), ("Finn", 1, 40), ("Ola", 7, 0)]:
@@ -138,7 +153,7 @@ def test_opponents_keep_their_places_when_direction_changes() -> None:
     async def scenario(messages: list[Message], first: list[str]) -> None:
         app = StillApp(messages, TableScreen)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause(0.2)
+            await settled(pilot, lambda: len(opponents_order(app)) >= len(first))
             before = opponents_order(app)
             text_before = str(app.screen.query_one("#opponents").content)  # type: ignore[attr-defined]
             view = app.model.view
@@ -169,7 +184,7 @@ def test_too_small_says_so_and_keeps_keys_from_the_table() -> None:
 
         app.send = send  # type: ignore[method-assign]
         async with app.run_test(size=(59, 24)) as pilot:
-            await pilot.pause(0.2)
+            await settled(pilot, lambda: "make the window" in screen_text(app))
             text = " ".join(screen_text(app).split())
             assert "make the window larger (needs 60x20, now 59x24)" in text
             assert "your hand" not in text
@@ -177,7 +192,7 @@ def test_too_small_says_so_and_keeps_keys_from_the_table() -> None:
             await pilot.pause(0.1)
             assert sent == []
             await pilot.resize_terminal(*SMALL)
-            await pilot.pause(0.3)
+            await settled(pilot, lambda: "your hand" in screen_text(app))
             text = screen_text(app)
             assert "make the window larger" not in text and "your hand" in text
             await pilot.press("enter")
