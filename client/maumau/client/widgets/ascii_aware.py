@@ -10,8 +10,8 @@ Two things draw glyphs the stylesheet alone cannot replace:
 - **scrollbars**: Textual draws the ends of a scrollbar's thumb with eighth blocks
   (``▁▂▃`` and ``▉▊▋``). :class:`AsciiScrollBarRender` is installed once for every
   scrollbar when this module is imported; it asks the app that is drawing whether it
-  runs in ASCII and, if so, draws whole cells only (the thumb's ends are rounded
-  to a blank cell). Other apps draw exactly as Textual does.
+  runs in ASCII and, if so, draws whole cells: ``#`` for the thumb, ``|`` for the
+  track. Other apps draw exactly as Textual does.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.color import Color
-from rich.segment import Segments
+from rich.segment import Segment, Segments
 from rich.text import Text
 from textual._context import active_app
 from textual.scrollbar import ScrollBar, ScrollBarRender
@@ -66,15 +66,18 @@ class AsciiScrollBarRender(ScrollBarRender):
             "back_color": back_color,
             "bar_color": bar_color,
         }
+        drawn = super().render_bar(**arguments)
         if not drawing_ascii():
-            return super().render_bar(**arguments)
-        segments = super().render_bar(**arguments)
-        # An eighth block at an end of the thumb becomes a blank cell.
+            return drawn
+        # Whole cells: "#" for the thumb (drawn in colour or reversed), "|" (or "-")
+        # for the track, in place of Textual's eighth blocks.
         plain = []
-        for segment in segments.segments:
-            text = "".join(c if c.isascii() else " " for c in segment.text)
-            plain.append(segment._replace(text=text))
-        return Segments(plain, new_lines=segments.new_lines)
+        for segment in drawn.segments:
+            style = segment.style
+            thumb = style is not None and (style.reverse or style.color is not None)
+            glyph = "#" if thumb else ("|" if vertical else "-")
+            plain.append(Segment(glyph * len(segment.text), style))
+        return Segments(plain, new_lines=drawn.new_lines)
 
 
 ScrollBar.renderer = AsciiScrollBarRender

@@ -11,7 +11,8 @@ again at the new width.
 :class:`LineLog` is a scrolling container around one :class:`~textual.widgets.Static`
 that holds the :class:`Hanging` drawing. Its vertical scrollbar has a gutter of its
 own (``scrollbar-gutter: stable`` in the stylesheet), so the bar is never drawn over
-text. A new entry scrolls to the end, unless the player has scrolled back to read.
+text (in ASCII, as every scrollbar is: see :mod:`.ascii_aware`). A new entry
+scrolls to the end, unless the player has scrolled back to read.
 It keeps at most ``max_lines`` entries, the oldest going first.
 """
 
@@ -20,20 +21,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from rich.color import Color
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.segment import Segment, Segments
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.scrollbar import ScrollBarRender
 from textual.widgets import Static
 
-from ..host import host_of
-
 INDENT = 2  # columns the continuation lines of a wrapped entry are indented by
-TRACK = Color.parse("#555555")  # Textual's own defaults for a scrollbar's colours
-THUMB = Color.parse("bright_magenta")
 
 
 class Hanging:
@@ -63,34 +57,6 @@ class Hanging:
         text.no_wrap = True
         text.overflow = "crop"
         yield text
-
-
-class AsciiScrollBar(ScrollBarRender):
-    """A scrollbar in ASCII (``--ascii``): ``|`` for the track, ``#`` for the thumb,
-    instead of Textual's eighth-block glyphs."""
-
-    @classmethod
-    def render_bar(
-        cls,
-        size: int = 25,
-        virtual_size: float = 50,
-        window_size: float = 20,
-        position: float = 0,
-        thickness: int = 1,
-        vertical: bool = True,
-        back_color: Color = TRACK,
-        bar_color: Color = THUMB,
-    ) -> Segments:
-        drawn = super().render_bar(
-            size, virtual_size, window_size, position, thickness, vertical, back_color, bar_color
-        )
-        segments = []
-        for segment in drawn.segments:
-            style = segment.style
-            thumb = style is not None and (style.reverse or style.color is not None)
-            glyph = "#" if thumb else ("|" if vertical else "-")
-            segments.append(Segment(glyph * len(segment.text), style))
-        return Segments(segments, new_lines=drawn.new_lines)
 
 
 class LineLog(VerticalScroll, can_focus=False):
@@ -130,7 +96,4 @@ class LineLog(VerticalScroll, can_focus=False):
             self.call_after_refresh(self.scroll_end, animate=False)
 
     def on_mount(self) -> None:
-        if host_of(self.app).ascii_only:
-            # per scrollbar, as Textual documents it (the class keeps its default)
-            self.vertical_scrollbar.renderer = AsciiScrollBar  # type: ignore[misc]
         self._redraw(follow=True)
