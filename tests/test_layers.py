@@ -66,6 +66,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "client model",
         [
             "maumau.client",
+            "maumau.client.i18n",
             "maumau.client.literal",
             "maumau.client.config",
             "maumau.client.model",
