@@ -13,11 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from ..address import parse_address
 from ..literal import literal
 from ..widgets.ascii_aware import AsciiAware
+from ..widgets.key_footer import KeyFooter
 from .messages import ConnectRequested
 
 
@@ -41,7 +42,7 @@ class ConnectScreen(AsciiAware, Screen[None]):
             yield Input(self.player, placeholder="Ann", id="name", max_length=24)
             yield Static(literal(self.message), id="connect-message", classes="error")
             yield Static("Enter connects, Esc quits", classes="hint")
-        yield Footer()
+        yield KeyFooter()
 
     @on(Input.Submitted)
     def submitted(self) -> None:

@@ -15,10 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..literal import literal
 from ..widgets.ascii_aware import AsciiAware
+from ..widgets.key_footer import KeyFooter
 
 HELP = """\
 [b]Keys in the lobby[/b]
@@ -98,7 +99,7 @@ class HelpScreen(AsciiAware, ModalScreen[None]):
         with VerticalScroll(classes="dialog", id="help"):
             yield Static(help_text(self.rules))
             yield Static("Esc closes", classes="hint")
-        yield Footer()
+        yield KeyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

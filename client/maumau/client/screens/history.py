@@ -14,7 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from maumau.protocol.messages import ListMatches
 
@@ -22,6 +22,7 @@ from ..literal import literal
 from ..render import counted, game_name, when
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.banner import Banner
+from ..widgets.key_footer import KeyFooter
 from ..widgets.pick_list import PickList
 from .messages import ReplayRequested
 from .records_base import CLOSE_KEYS, RecordsScreen
@@ -54,7 +55,7 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
         yield Static("", id="history-title", classes="title")
         yield MatchList(id="matches", cursor_type="row", zebra_stripes=True)
         yield Static("", id="match-detail")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#matches", DataTable)

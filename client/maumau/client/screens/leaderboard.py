@@ -11,12 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from maumau.protocol.messages import GetStats
 
 from ..render import counted
 from ..widgets.ascii_aware import AsciiAware
+from ..widgets.key_footer import KeyFooter
 from .records_base import CLOSE_KEYS, RecordsScreen
 
 LEADERS = 20  # players on the leaderboard
@@ -37,7 +38,7 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
             yield DataTable(id="leaders", cursor_type="row", zebra_stripes=True)
             yield Static("", id="leaders-you")
             yield Static("Esc or q closes, r refreshes", classes="hint")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#leaders", DataTable)

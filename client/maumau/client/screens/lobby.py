@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, RichLog, Static
+from textual.widgets import DataTable, Input, RichLog, Static
 
 from maumau.protocol.messages import Chat, JoinTable, ListTables, WatchTable
 
@@ -24,6 +24,7 @@ from ..literal import literal
 from ..model import seat_label
 from ..widgets.banner import Banner
 from ..widgets.chat_input import ChatInput
+from ..widgets.key_footer import KeyFooter
 from ..widgets.pick_list import PickList
 from .help import HelpScreen
 from .messages import ToServer
@@ -63,7 +64,7 @@ class LobbyScreen(Screen[None]):
         yield ChatInput(
             placeholder="say something to the lobby; Enter sends, Esc leaves", id="lobby-input"
         )
-        yield Footer()
+        yield KeyFooter()
 
     drawn = False  # set once mounted: messages before that are drawn by on_mount
 

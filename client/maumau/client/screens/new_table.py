@@ -32,12 +32,13 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from maumau.protocol.messages import CreateTable
 
 from ..host import host_of
 from ..widgets.ascii_aware import AsciiAware, AsciiInput
+from ..widgets.key_footer import KeyFooter
 from ..widgets.seat_plan import SeatPlan
 from .messages import ToServer
 
@@ -202,7 +203,7 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
                 yield Button("Create", id="t-create", variant="primary", compact=True)
                 yield Button("Cancel", id="t-cancel", compact=True)
                 yield Static("Tab: next field", classes="hint")
-        yield Footer()
+        yield KeyFooter()
 
     def _default_name(self) -> str:
         model = host_of(self.app).model

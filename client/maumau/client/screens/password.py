@@ -13,9 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from ..widgets.ascii_aware import AsciiAware, AsciiInput
+from ..widgets.key_footer import KeyFooter
 
 
 class JoinPassword(AsciiInput):
@@ -47,7 +48,7 @@ class PasswordScreen(AsciiAware, ModalScreen[str | None]):
             yield Static("", id="password-problem", classes="error")
             does = "watches" if self.doing == "watch" else "joins"
             yield Static(f"Enter {does}, Esc cancels", classes="hint")
-        yield Footer()
+        yield KeyFooter()
 
     @on(Input.Submitted)
     def done(self, event: Input.Submitted) -> None:

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from maumau.protocol.messages import GetReplay
 
@@ -29,6 +29,7 @@ from ..literal import literal
 from ..model import REPLAY_PAGE, ReplayBook, plain
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.banner import Banner
+from ..widgets.key_footer import KeyFooter
 from .records_base import RecordsScreen
 
 PREFETCH = 20  # steps ahead and behind the replay keeps ready
@@ -77,7 +78,7 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         yield Static("", id="replay-hands")
         yield Static("", id="replay-table")
         yield Static("", id="replay-lines")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#replay-hands", Static).border_title = "every hand"

@@ -34,7 +34,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from maumau.protocol.messages import LeaveTable
 
@@ -43,6 +43,7 @@ from ..host import host_of
 from ..literal import clean
 from ..model import Model
 from ..widgets.ascii_aware import AsciiAware
+from ..widgets.key_footer import KeyFooter
 from .messages import TableLeft, ToServer
 
 ROUND_PAUSE_S = 20.0  # the pause between rounds, as docs/protocol.md documents it
@@ -120,7 +121,7 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
                 yield Static(self.body(), id="result-text")
             with Vertical(id="result-foot"):
                 yield Static(self.keys_line(), id="result-keys")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

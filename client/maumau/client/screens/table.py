@@ -35,7 +35,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from maumau.protocol.messages import (
     CatchPlayer,
@@ -59,6 +59,7 @@ from ..model import Model, plain
 from ..widgets.banner import Banner
 from ..widgets.chat_input import ChatInput
 from ..widgets.hand import Hand
+from ..widgets.key_footer import KeyFooter
 from ..widgets.line_log import LineLog
 from ..widgets.opponents import Opponents
 from ..widgets.pile import Pile
@@ -132,7 +133,7 @@ class TableScreen(Screen[None]):
         )
         box.display = False  # hidden from the start, so it never takes the first focus
         yield box
-        yield Footer()
+        yield KeyFooter()
 
     drawn = False  # set once mounted: messages before that are drawn by on_mount
 
