@@ -23,6 +23,7 @@ is kept on the server for a resume.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import getpass
 import os
@@ -64,10 +65,12 @@ def choose_language(argv: list[str] | None, environ: dict[str, str] | None = Non
     early = argparse.ArgumentParser(prog="maumau-client", add_help=False)
     early.add_argument("--lang")
     flag = early.parse_known_args(argv)[0].lang
-    if flag is not None and i18n.normalize(flag) is None:
-        offered = ", ".join(i18n.LANGUAGES)
-        early.error(f"--lang: one of {offered}, not {flag!r}")
     env = dict(os.environ if environ is None else environ)
+    if flag is not None and i18n.normalize(flag) is None:
+        with contextlib.suppress(i18n.MissingCatalog):  # said in the language otherwise chosen
+            i18n.set_language(i18n.choose(None, config.load().get("language"), env))
+        offered = ", ".join(i18n.LANGUAGES)
+        early.error(_("--lang: one of {codes}, not {code}").format(codes=offered, code=repr(flag)))
     code = i18n.choose(flag, config.load().get("language"), env)
     try:
         i18n.set_language(code)
