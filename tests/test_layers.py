@@ -67,6 +67,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "maumau.client",
             "maumau.client.i18n",
+            "maumau.client.words",
             "maumau.client.literal",
             "maumau.client.config",
             "maumau.client.model",

@@ -550,3 +550,20 @@ def test_a_setup_the_guest_could_not_run_fails_and_leaves_nothing(
         with contextlib.suppress(KeyError):
             pwd.getpwnam(user)
             subprocess.run(["userdel", user], check=False)
+
+
+@pytest.mark.parametrize(
+    "env,expected",
+    [
+        ({"LANG": "de_DE.UTF-8"}, "de_DE"),
+        ({"LANGUAGE": "cs:de", "LANG": "en_US.UTF-8"}, "cs"),
+        ({"LC_MESSAGES": "gd_GB.UTF-8", "LANG": "de_DE.UTF-8"}, "gd_GB"),
+        ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, None),
+        ({}, None),
+        ({"LANG": "$(touch x)"}, None),
+    ],
+)
+def test_the_guests_locale_chooses_the_language(env: dict[str, str], expected: str | None) -> None:
+    """Only a plain language code of the guest's locale reaches the client (as its
+    ``LANGUAGE``), read in gettext's order."""
+    assert load_ssh_party().guest_language(env) == expected

@@ -69,9 +69,11 @@ from maumau.protocol.messages import (
 from . import config
 from .address import server_label
 from .connection import Connection, ConnectionChanged, ServerMessage
+from .i18n import N_, _
 from .literal import clean, literal
 from .model import RECORDS_REQUESTS, Model
 from .screens.connect import ConnectScreen
+from .screens.help import LanguageChanged
 from .screens.history import HistoryScreen
 from .screens.leaderboard import LeaderboardScreen
 from .screens.lobby import LobbyScreen
@@ -81,11 +83,17 @@ from .screens.replay import LoneReplayScreen, ReplayScreen
 from .screens.table import TableScreen
 from .widgets.banner import Banner
 from .widgets.too_small import TooSmall, fits
+from .words import error_line
 
 S = TypeVar("S")
+PAUSED_TEXT = N_("Paused: the server cannot save (its disk may be full). Nothing is lost.")
 
-PAUSED_TEXT = "Paused: the server cannot save (its disk may be full). Nothing is lost."
 ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓": "Down"}
+
+
+def error_text(error: Error) -> str:
+    """A refusal in the player's language (from its code and ``details``)."""
+    return error_line(error.code, getattr(error, "details", None), error.message)
 
 
 class MauMauApp(App[None]):
@@ -197,7 +205,7 @@ class MauMauApp(App[None]):
 
     def set_paused(self, paused: str | None) -> None:
         """The table says whether it is paused (``table.paused``)."""
-        text = PAUSED_TEXT if paused else None
+        text = _(PAUSED_TEXT) if paused else None
         if text != self.paused_text:
             self.paused_text = text
             self.set_banner(self.banner_text)
@@ -328,7 +336,7 @@ class MauMauApp(App[None]):
             for records in screens:
                 records.refresh_records()
             if not screens and isinstance(message, Error):
-                self.show_error(message.message)
+                self.show_error(error_text(message))
             return
         if self.replay_match is not None:
             return  # only the replay is shown
@@ -346,7 +354,7 @@ class MauMauApp(App[None]):
                 self._show_table(full=True)
         elif isinstance(message, (GameEvent, MauDecision)):
             if table is not None:
-                table.add_log(message.text)
+                table.add_log(model.log[-1])
         elif isinstance(message, ChatLine):
             if message.scope == "table" and table is not None:
                 table.add_chat(f"{message.sender}: {message.text}")
@@ -357,7 +365,7 @@ class MauMauApp(App[None]):
             if message.ref == "leave_table" or message.code == "not_at_table":
                 model.left_table()
             if not (message.fatal and message.ref == "hello"):  # the connect screen says it
-                self.show_error(message.message)
+                self.show_error(error_text(message))
 
     async def _welcomed(self, message: Welcome) -> None:
         self.set_banner(None)  # (the model is back online: Model.apply)
@@ -365,7 +373,7 @@ class MauMauApp(App[None]):
         if table is not None:
             table.refresh_model()
         if self.connection.welcome(message.resumed):
-            self.notify("The server forgot your session: back to the lobby.")
+            self.notify(_("The server forgot your session: back to the lobby."))
         if self.remember and self.connection.host and self.replay_match is None:
             config.save({"server": self.server_label, "name": message.name})
         if self.on_welcome is not None and not message.resumed:
@@ -407,6 +415,22 @@ class MauMauApp(App[None]):
             self.push_screen(TableScreen())
             return
         screen.refresh_model(full=full)
+
+    def on_language_changed(self, event: LanguageChanged) -> None:
+        """Another language was chosen (on the help screen): every screen in the stack
+        is drawn again in it, with its footer of keys. Lines already in the table's
+        log and chat stay in the language they were written in."""
+        paused = self.model.table.paused if self.model.table is not None else None
+        self.paused_text = None
+        self.set_paused(paused if self._find(TableScreen) is not None else None)
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.refresh_model(full=True)
+            elif isinstance(screen, LobbyScreen):
+                screen.refresh_model()
+            elif isinstance(screen, RecordsScreen):
+                screen.refresh_records()
+            screen.refresh_bindings()
 
     async def action_quit(self) -> None:
         self.connection.quitting = True  # the network worker must not report the close

@@ -4,6 +4,13 @@ maumau-client host:port [--name NAME] [--ascii]
 maumau-client --replay MATCH_ID host:port   (watch a finished match, then quit)
 maumau-client --local [--variant classic|american] [--bots N]
 maumau-client                       (asks where to connect)
+maumau-client --lang de ...         (the language; remembered for the next runs)
+
+The language is chosen before anything is shown, the ``--help`` text included:
+``--lang``, else the one remembered in the config, else the environment's
+(``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English
+(:func:`~maumau.client.i18n.choose`). A language whose catalog is not installed
+falls back to English, saying so.
 
 The exit status is 0, or 1 when ``--replay`` could not show the match (no such
 match, still running, a server without records, or no connection); the reason is
@@ -16,14 +23,16 @@ is kept on the server for a resume.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import getpass
 import os
 import signal
 import sys
 
-from . import config
+from . import config, i18n
 from .address import parse_address
+from .i18n import _
 
 
 def default_name() -> str:
@@ -43,7 +52,35 @@ def wants_ascii(environ: dict[str, str] | None = None) -> bool:
 
 
 BOTS_LIMIT = {"classic": 3, "american": 9}  # seats at most (4, 10), less the player's
-GAME_NAMES = {"classic": "Mau Mau", "american": "American Mau-Mau"}
+
+
+def game_name(variant: str) -> str:
+    return _("Mau Mau") if variant == "classic" else _("American Mau-Mau")
+
+
+def choose_language(argv: list[str] | None, environ: dict[str, str] | None = None) -> str:
+    """Read ``--lang`` from ``argv`` (an unknown code is an error naming the offered
+    ones), choose the language (see the module's docstring), speak it, and remember
+    a ``--lang`` in the config. Returns the code spoken."""
+    early = argparse.ArgumentParser(prog="maumau-client", add_help=False)
+    early.add_argument("--lang")
+    flag = early.parse_known_args(argv)[0].lang
+    env = dict(os.environ if environ is None else environ)
+    if flag is not None and i18n.normalize(flag) is None:
+        with contextlib.suppress(i18n.MissingCatalog):  # said in the language otherwise chosen
+            i18n.set_language(i18n.choose(None, config.load().get("language"), env))
+        offered = ", ".join(i18n.LANGUAGES)
+        early.error(_("--lang: one of {codes}, not {code}").format(codes=offered, code=repr(flag)))
+    code = i18n.choose(flag, config.load().get("language"), env)
+    try:
+        i18n.set_language(code)
+    except i18n.MissingCatalog as error:
+        print(f"maumau-client: {error}; using English", file=sys.stderr)
+        code = i18n.DEFAULT
+        i18n.set_language(code)
+    if flag is not None:
+        config.save({"language": code})
+    return code
 
 
 def check_bots(parser: argparse.ArgumentParser, variant: str, bots: int) -> None:
@@ -52,57 +89,87 @@ def check_bots(parser: argparse.ArgumentParser, variant: str, bots: int) -> None
     limit = BOTS_LIMIT[variant]
     if not 1 <= bots <= limit:
         other = "american" if variant == "classic" else "classic"
+        text = _(
+            "--bots: 1 to {limit} for {game} ({seats} seats at most), not {bots}; "
+            "{other_game} (--variant {other}) takes 1 to {other_limit}"
+        )
         parser.error(
-            f"--bots: 1 to {limit} for {GAME_NAMES[variant]} ({limit + 1} seats at most), "
-            f"not {bots}; {GAME_NAMES[other]} (--variant {other}) takes 1 to {BOTS_LIMIT[other]}"
+            text.format(
+                limit=limit,
+                game=game_name(variant),
+                seats=limit + 1,
+                bots=bots,
+                other_game=game_name(other),
+                other=other,
+                other_limit=BOTS_LIMIT[other],
+            )
         )
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The arguments, its help and errors in the language already chosen."""
     parser = argparse.ArgumentParser(
         prog="maumau-client",
-        description="Play Mau Mau and American Mau-Mau in the terminal.",
-        epilog=(
+        description=_("Play Mau Mau and American Mau-Mau in the terminal."),
+        epilog=_(
             "In the lobby: n new table, s the leaderboard (stats), h match history "
             "(Enter replays a match). Your name is kept for you on the server by a secret in "
-            "$XDG_CONFIG_HOME/maumau/client.json."
-        ),
+            "{path}."
+        ).format(path="$XDG_CONFIG_HOME/maumau/client.json"),
     )
-    parser.add_argument("address", nargs="?", help="server as host:port, e.g. 192.168.1.20:7766")
-    parser.add_argument("--name", help="your name at the table (default: your login name)")
-    parser.add_argument("--ascii", action="store_true", help="S H D C instead of ♠ ♥ ♦ ♣")
-    parser.add_argument("--local", action="store_true", help="play against bots on this machine")
     parser.add_argument(
-        "--variant", choices=["classic", "american"], default="classic", help="with --local"
+        "address",
+        nargs="?",
+        help=_("server as host:port, e.g. {example}").format(example="192.168.1.20:7766"),
+    )
+    parser.add_argument("--name", help=_("your name at the table (default: your login name)"))
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help=_("S H D C instead of {symbols}").format(symbols="♠ ♥ ♦ ♣"),
+    )
+    parser.add_argument("--local", action="store_true", help=_("play against bots on this machine"))
+    parser.add_argument(
+        "--variant", choices=["classic", "american"], default="classic", help=_("with --local")
     )
     parser.add_argument(
         "--bots",
         type=int,
         default=3,
-        help="with --local: how many bots (Mau Mau: 1-3, American Mau-Mau: 1-9)",
+        help=_("with --local: how many bots (Mau Mau: 1-3, American Mau-Mau: 1-9)"),
     )
     parser.add_argument(
         "--replay",
         type=int,
         metavar="MATCH_ID",
-        help="watch the replay of a finished match (ids are in the lobby's history, h), "
-        "then quit; needs host:port",
+        help=_(
+            "watch the replay of a finished match (ids are in the lobby's history, h), "
+            "then quit; needs host:port"
+        ),
+    )
+    parser.add_argument(
+        "--lang",
+        choices=list(i18n.LANGUAGES),
+        help=_("the language: {choices} (remembered; default: your environment's)").format(
+            choices=", ".join(f"{code} {name}" for code, name in i18n.LANGUAGES.items())
+        ),
     )
     args = parser.parse_args(argv)
     if args.local and args.address:
-        parser.error("give either an address or --local, not both")
+        parser.error(_("give either an address or --local, not both"))
     if args.replay is not None and (args.local or not args.address):
-        parser.error("--replay needs the server's host:port (and no --local)")
+        parser.error(_("--replay needs the server's host:port (and no --local)"))
     if args.replay is not None and args.replay < 1:
-        parser.error("--replay: a match id is a number from 1")
+        parser.error(_("--replay: a match id is a number from 1"))
     if args.local:
         check_bots(parser, args.variant, args.bots)
     if args.name is not None and not 1 <= len(args.name.strip()) <= 24:
-        parser.error("--name: 1 to 24 characters")
+        parser.error(_("--name: 1 to 24 characters"))
     return args
 
 
 def main(argv: list[str] | None = None) -> None:
+    choose_language(argv)
     args = parse_args(argv)
     from .app import MauMauApp, create_local_table
 
@@ -123,7 +190,8 @@ def main(argv: list[str] | None = None) -> None:
     elif args.address:
         parsed = parse_address(args.address)
         if parsed is None:
-            print(f"maumau-client: {args.address!r} is not host:port", file=sys.stderr)
+            text = _("maumau-client: {address} is not host:port")
+            print(text.format(address=repr(args.address)), file=sys.stderr)
             raise SystemExit(2)
         app = MauMauApp(parsed[0], parsed[1], name, ascii_only, replay=args.replay)
     else:

@@ -32,6 +32,7 @@ from textual.message import Message as TextualMessage
 
 from maumau.protocol.messages import Message
 
+from .i18n import _
 from .model import Model
 from .net import LinkClosed, ServerLink
 
@@ -123,7 +124,7 @@ class Connection:
                     # start a tug of war.
                     self.post(
                         ConnectionChanged(
-                            "Another client took over this session (same name and secret).",
+                            _("Another client took over this session (same name and secret)."),
                             fatal=True,
                         )
                     )
@@ -134,15 +135,18 @@ class Connection:
                     # A refused hello or an unreachable server: ask the player.
                     reason = closed.reason
                     if fatal is not None and fatal.code == "name_reserved":
-                        reason = f"The name {self.name} belongs to another player; pick another."
+                        reason = _("The name {name} belongs to another player; pick another.")
+                        reason = reason.format(name=self.name)
                     self.post(ConnectionChanged(reason, fatal=True))
                     return
                 delay = BACKOFF[min(attempt, len(BACKOFF) - 1)]
                 attempt += 1
                 self.post(
                     ConnectionChanged(
-                        f"Connection lost: the table is frozen; reconnecting in {delay:g} s"
-                        f" ({closed.reason})"
+                        _(
+                            "Connection lost: the table is frozen; reconnecting in {seconds} s"
+                            " ({reason})"
+                        ).format(seconds=f"{delay:g}", reason=closed.reason)
                     )
                 )
                 await asyncio.sleep(delay)
@@ -155,7 +159,7 @@ class Connection:
     async def send(self, message: Message) -> str | None:
         """Send ``message``; None when it left, else why it could not."""
         if self.link is None:
-            return "Not connected; reconnecting..."
+            return _("Not connected; reconnecting...")
         try:
             await self.link.send(message)
         except LinkClosed as closed:

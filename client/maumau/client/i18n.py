@@ -129,3 +129,11 @@ def set_language(code: str) -> None:
         with path.open("rb") as handle:
             _translation = gettext.GNUTranslations(handle)
     _language = code
+
+
+def use(translations: gettext.NullTranslations, code: str) -> None:
+    """Speak through ``translations`` as language ``code`` (for tests: a catalog
+    built on the spot, such as a pseudo-locale)."""
+    global _translation, _language
+    _translation = translations
+    _language = code

@@ -25,18 +25,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from maumau.protocol.cards import (
-    CARD_BY_CODE,
-    COLOUR_CODES,
-    COLOUR_NAMES,
-    RANK_OF,
-    SUIT_CODES,
-    SUIT_NAMES,
-    SUIT_OF,
-    SUIT_SYMBOLS,
-    card_label,
-    is_classic,
-)
+from maumau.protocol.cards import CARD_BY_CODE, RANK_OF, SUIT_OF, is_classic
 from maumau.protocol.messages import (
     ChatLine,
     Error,
@@ -52,10 +41,13 @@ from maumau.protocol.messages import (
     Welcome,
 )
 
+from .i18n import N_, _, ngettext, pgettext
+from .words import card_text, decision_line, error_line, event_line, seat_name, suit_text
+
 LOG_LINES = 200
 REPLAY_PAGE = 50  # the most steps one get_replay answer holds
 RECORDS_REQUESTS = ("get_stats", "list_matches", "get_replay")
-NO_RECORDS = "This server keeps no records (it runs without a database)."
+NO_RECORDS = N_("This server keeps no records (it runs without a database).")
 SUIT_ORDER = {code: i for i, code in enumerate(("C", "S", "H", "D", "R", "Y", "G", "B"))}
 
 
@@ -66,15 +58,14 @@ def card_sort_key(code: str) -> tuple[int, int]:
 
 
 def label(code: str, ascii_only: bool) -> str:
-    """A card as a person reads it: ``7♥`` (``7H`` in ASCII), ``GSkip``, ``W+4``."""
-    return card_label(CARD_BY_CODE[code], ascii_only)
+    """A card as a person reads it: ``7♥`` (``7H`` in ASCII), ``GSkip``, ``W+4``; the
+    rank letters and card words in the player's language."""
+    return card_text(code, ascii_only)
 
 
 def suit_words(letter: str, ascii_only: bool) -> str:
-    if letter in SUIT_CODES:
-        i = SUIT_CODES.index(letter)
-        return SUIT_NAMES[i] if ascii_only else f"{SUIT_SYMBOLS[i]} {SUIT_NAMES[i]}"
-    return COLOUR_NAMES[COLOUR_CODES.index(letter)]
+    """A named suit (``♥ hearts``) or colour (``green``) in the player's language."""
+    return suit_text(letter, ascii_only)
 
 
 ASCII_TEXT = str.maketrans(
@@ -87,11 +78,21 @@ def plain(text: str, ascii_only: bool) -> str:
     return text.translate(ASCII_TEXT) if ascii_only else text
 
 
-def seat_label(seat: dict[str, Any], empty: str = "(free)") -> str:
+def bot_level(level: str | None) -> str:
+    """A bot's level in words (``hard``), or ``bot`` when the server names none."""
+    levels = {
+        "easy": pgettext("bot level", "easy"),
+        "normal": pgettext("bot level", "normal"),
+        "hard": pgettext("bot level", "hard"),
+    }
+    return levels.get(level or "", level or pgettext("bot level", "bot"))
+
+
+def seat_label(seat: dict[str, Any], empty: str | None = None) -> str:
     """A seat's name as players read it: ``Ann``, or a bot with its level, ``Ada (hard)``."""
-    name = seat["name"] or empty
+    name = seat["name"] or (_("(free)") if empty is None else empty)
     if seat["bot"]:
-        return f"{name} ({seat.get('level') or 'bot'})"
+        return _("{name} ({level})").format(name=name, level=bot_level(seat.get("level")))
     return name
 
 
@@ -107,8 +108,9 @@ def number_setting(settings: dict[str, Any], key: str, default: float) -> float:
 def records_problem(error: Error) -> str:
     """A refused records request, in words for the screen that asked."""
     if error.code == "no_store":
-        return NO_RECORDS
-    return error.message[:1].upper() + error.message[1:] if error.message else error.code
+        return _(NO_RECORDS)
+    text = error_line(error.code, getattr(error, "details", None), error.message)
+    return text[:1].upper() + text[1:] if text else error.code
 
 
 def is_red(code: str) -> bool:
@@ -203,8 +205,27 @@ class Model:
         if line.seq <= self.log_seq:
             return False
         self.log_seq = line.seq
-        self.log.append(line.text)
+        self.log.append(self.line_text(line))
         return True
+
+    def seat_names(self) -> list[str]:
+        """Each seat's plain name, as event lines name them (no bot level)."""
+        if self.table is None:
+            return []
+        return [s["name"] or seat_name([], i) for i, s in enumerate(self.table.seats)]
+
+    def line_text(self, line: GameEvent | MauDecision) -> str:
+        """An ``event`` or ``mau_decision`` in the player's language, written from its
+        facts (``GameEvent.facts()``; a decision's ``seat``, ``outcome`` and
+        ``stamps``); the server's English ``text`` when the facts are not there (an
+        older server) or not known."""
+        if isinstance(line, GameEvent):
+            facts = getattr(line, "facts", None)
+            found = facts() if callable(facts) else None
+            written = event_line(found, self.seat_names()) if found else None
+        else:
+            written = decision_line(line.seat, line.outcome, line.stamps, self.seat_names())
+        return written or line.text
 
     @property
     def paused(self) -> bool:
@@ -256,7 +277,7 @@ class Model:
         """Each seat's name, bots with their level: ``Ada (hard)``."""
         if self.table is None:
             return []
-        return [seat_label(s, f"Seat {i + 1}") for i, s in enumerate(self.table.seats)]
+        return [seat_label(s, seat_name([], i)) for i, s in enumerate(self.table.seats)]
 
     def hand(self) -> list[str]:
         """My cards, sorted by suit then rank."""
@@ -317,16 +338,19 @@ class Model:
         if view is None:
             return ""
         if self.offline:
-            return "the connection is down: moves wait until it is back"
+            return _("the connection is down: moves wait until it is back")
         parts = []
-        if armed:
-            parts.append(f'"{"Mau Mau" if armed == "maumau" else "Mau"}" armed for your next play')
+        if armed == "maumau":
+            parts.append(_('"Mau Mau" armed for your next play'))
+        elif armed:
+            parts.append(_('"Mau" armed for your next play'))
         if self.owes_call():
-            parts.append('say "Mau" now (m)')
+            parts.append(_('say "Mau" now (m)'))
         if self.catch_targets():
             names = self.names()
-            who = ", ".join(names[t] for t in self.catch_targets())
-            parts.append(f"catch {who} (c)")
+            # NOTE: joins the names of the players one may catch.
+            who = pgettext("list separator", ", ").join(names[t] for t in self.catch_targets())
+            parts.append(_("catch {names} (c)").format(names=who))
         if self.my_turn:
             parts.extend(self._turn_hint(ascii_only))
         return "  -  ".join(parts) if ascii_only else "  ·  ".join(parts)
@@ -335,20 +359,40 @@ class Model:
         view = self.view
         assert view is not None
         legal = sorted(self.playable(), key=card_sort_key)
-        answers = ", ".join(label(c, ascii_only) for c in legal)
-        if view.penalty:
-            take = f"t takes {view.penalty}"
-            if view.penalty_kind == "seven":
-                return [f"only a 7 can answer ({answers or 'no 7'}); {take}"]
-            if view.penalty_kind == "draw_two" and legal:
-                return [f"only a Draw Two can answer ({answers}); {take}"]
-            if self.legal("challenge"):
-                return [f"{take}, x challenges the Wild Draw Four"]
-            return [take]
+        answers = pgettext("list separator", ", ").join(label(c, ascii_only) for c in legal)
+        n = view.penalty
+        if n:
+            if view.penalty_kind == "seven" and legal:
+                text = ngettext(
+                    "only a 7 can answer ({cards}); t takes {n}",
+                    "only a 7 can answer ({cards}); t takes {n}",
+                    n,
+                )
+            elif view.penalty_kind == "seven":
+                text = ngettext(
+                    "only a 7 can answer (no 7); t takes {n}",
+                    "only a 7 can answer (no 7); t takes {n}",
+                    n,
+                )
+            elif view.penalty_kind == "draw_two" and legal:
+                text = ngettext(
+                    "only a Draw Two can answer ({cards}); t takes {n}",
+                    "only a Draw Two can answer ({cards}); t takes {n}",
+                    n,
+                )
+            elif self.legal("challenge"):
+                text = ngettext(
+                    "t takes {n}, x challenges the Wild Draw Four",
+                    "t takes {n}, x challenges the Wild Draw Four",
+                    n,
+                )
+            else:
+                text = ngettext("t takes {n}", "t takes {n}", n)
+            return [text.format(n=n, cards=answers)]
         if view.drawn:
-            return ["play the drawn card or keep it (k)"]
+            return [_("play the drawn card or keep it (k)")]
         if not legal and self.legal("draw"):
-            return ["no card fits: draw (d)"]
+            return [_("no card fits: draw (d)")]
         return []
 
     def variant(self) -> str:
@@ -393,6 +437,18 @@ class ReplayBook:
         for step in page.steps:
             self.steps[int(step["n"])] = step
         self.error = None
+
+    def lines(self, step: dict[str, Any]) -> list[str]:
+        """A step's lines in the player's language: each written from its event's
+        facts (``step["events"]``, protocol 4), else the server's English line."""
+        found = step.get("events")
+        names = [seat_name(self.names, i) for i in range(len(self.names))]
+        shown = []
+        for i, line in enumerate(step["lines"]):
+            facts = found[i] if isinstance(found, list | tuple) and i < len(found) else None
+            written = event_line(facts, names) if isinstance(facts, dict) else None
+            shown.append(written or line)
+        return shown
 
     def refused(self, why: str) -> None:
         if self.pending:

@@ -31,7 +31,9 @@ from maumau.protocol.messages import (
     Pong,
 )
 
+from .i18n import _
 from .literal import clean_message
+from .words import error_line, goodbye_line
 
 CONNECT_TIMEOUT = 10.0
 
@@ -40,17 +42,25 @@ class LinkClosed(Exception):
     """The connection ended; ``reason`` says why, in words."""
 
     def __init__(
-        self, reason: str, fatal_error: Error | None = None, goodbye: str | None = None
+        self,
+        reason: str,
+        fatal_error: Error | None = None,
+        goodbye: str | None = None,
+        goodbye_code: str | None = None,
     ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.fatal_error = fatal_error
         self.goodbye = goodbye  # the reason of the server's goodbye, if it said one
+        self.goodbye_code = goodbye_code  # and its code (protocol 4)
 
     @property
     def replaced(self) -> bool:
         """The server closed this connection because the session was resumed on
-        another (its goodbye says "replaced by a new connection")."""
+        another (its goodbye's code is "replaced"; before protocol 4 its reason said
+        "replaced by a new connection")."""
+        if self.goodbye_code is not None:
+            return self.goodbye_code == "replaced"
         return self.goodbye is not None and "replaced" in self.goodbye
 
 
@@ -75,10 +85,16 @@ class ServerLink:
                 asyncio.open_connection(host, port), CONNECT_TIMEOUT
             )
         except TimeoutError:
-            raise LinkClosed(f"no answer from {host}:{port}") from None
+            raise LinkClosed(
+                _("no answer from {address}").format(address=f"{host}:{port}")
+            ) from None
         except OSError as error:
-            why = "refused" if isinstance(error, ConnectionRefusedError) else error.strerror
-            raise LinkClosed(f"cannot reach {host}:{port}: {why or error}") from None
+            if isinstance(error, ConnectionRefusedError):
+                text = _("cannot reach {address}: refused")
+            else:
+                text = _("cannot reach {address}: {why}")
+            address = f"{host}:{port}"
+            raise LinkClosed(text.format(address=address, why=error.strerror or error)) from None
         link = cls(reader, writer)
         await link.send(Hello(PROTOCOL_VERSION, name, resume, secret))
         return link
@@ -90,29 +106,37 @@ class ServerLink:
             self.writer.write(self.codec.send(message))
             await self.writer.drain()
         except (ConnectionError, OSError) as error:
-            raise LinkClosed(f"connection lost: {error}") from None
+            raise LinkClosed(_("connection lost: {why}").format(why=error)) from None
         except LocalProtocolError as error:
-            raise LinkClosed(f"not connected yet ({error.message})") from None
+            raise LinkClosed(_("not connected yet ({why})").format(why=error.message)) from None
 
     async def run(self, deliver: Callable[[Message], None]) -> None:
         """Read until the connection ends; raises LinkClosed with the reason."""
         fatal: Error | None = None
         goodbye: str | None = None
+        goodbye_code: str | None = None
         while True:
             try:
                 event = self.codec.next_event()
             except RemoteProtocolError as error:
-                raise LinkClosed(f"the server sent something invalid: {error.message}") from None
+                text = _("the server sent something invalid: {why}")
+                raise LinkClosed(text.format(why=error.message)) from None
             if event is NEED_DATA:
                 try:
                     data = await self.reader.read(65536)
                 except (ConnectionError, OSError) as error:
-                    raise LinkClosed(f"connection lost: {error}") from None
+                    raise LinkClosed(_("connection lost: {why}").format(why=error)) from None
                 self.codec.receive_data(data)
                 continue
             if event is PEER_CLOSED:
-                reason = fatal.message if fatal else goodbye or "the server closed the connection"
-                raise LinkClosed(reason, fatal, goodbye)
+                if fatal is not None:
+                    details = getattr(fatal, "details", None)
+                    reason = error_line(fatal.code, details, fatal.message)
+                elif goodbye is not None:
+                    reason = goodbye_line(goodbye_code, goodbye)
+                else:
+                    reason = _("the server closed the connection")
+                raise LinkClosed(reason, fatal, goodbye, goodbye_code)
             assert isinstance(event, Message)
             event = clean_message(event)
             if isinstance(event, Ping):
@@ -122,6 +146,7 @@ class ServerLink:
                 fatal = event
             if isinstance(event, Goodbye):
                 goodbye = event.reason  # e.g. "the server is shutting down"
+                goodbye_code = getattr(event, "code", None)
             deliver(event)
 
     def close(self) -> None:

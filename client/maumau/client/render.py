@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.text import Text
 
+from .i18n import _, ngettext, pgettext
 from .model import (
     Model,
     ReplayBook,
@@ -25,6 +26,7 @@ from .model import (
     seat_label,
     suit_words,
 )
+from .words import seat_name
 
 CARD_WIDTH = 7  # a card box: 5 characters of face between two borders
 
@@ -33,8 +35,8 @@ def _marks(ascii_only: bool) -> dict[str, str]:
     if ascii_only:
         return {
             "turn": ">",
-            "cw": "-> clockwise",
-            "ccw": "<- counter-clockwise",
+            "cw": "-> " + _("clockwise"),
+            "ccw": "<- " + _("counter-clockwise"),
             "bar": "#",
             "empty": ".",
             "next": ">",
@@ -44,8 +46,8 @@ def _marks(ascii_only: bool) -> dict[str, str]:
         }
     return {
         "turn": "▶",
-        "cw": "↻ clockwise",
-        "ccw": "↺ counter-clockwise",
+        "cw": "↻ " + _("clockwise"),
+        "ccw": "↺ " + _("counter-clockwise"),
         "bar": "█",
         "empty": "░",
         "next": "→",
@@ -72,16 +74,24 @@ def title(model: Model, ascii_only: bool, width: int = 80) -> Text:
     table's part is cut (with an ellipsis) so that the line fits ``width``."""
     text = Text(" maumau  ", style="bold")
     table = model.table
-    you = f"you: {model.name}" if model.seat is not None else f"watching as {model.name}"
+    if model.seat is not None:
+        you = _("you: {name}").format(name=model.name)
+    else:
+        you = _("watching as {name}").format(name=model.name)
     if table is not None:
-        game = "Mau Mau" if model.is_classic() else "American Mau-Mau"
+        game = _("Mau Mau") if model.is_classic() else _("American Mau-Mau")
         if len(game) + len(table.name) + len(you) + 40 > width:
-            game = "Mau Mau" if model.is_classic() else "American"
+            game = game_name(model.variant())
         target = table.settings.get("target_score", "?")
         # Before the first deal there is no round to name: the table waits.
-        where = f"round {model.view.round}" if model.view else "waiting"
+        round_no = model.view.round if model.view else None
+        where = (
+            _("round {number}").format(number=round_no) if round_no is not None else _("waiting")
+        )
         dot = "-" if ascii_only else "·"
-        about = f"{table.name} {dot} {game} {dot} {where} {dot} to {target}"
+        about = f"{table.name} {dot} {game} {dot} {where} {dot} " + _("to {target}").format(
+            target=target
+        )
         text.append(_fit(about, width - 1 - len(text.plain) - len(you) - 1, ascii_only))
     pad = max(1, width - 1 - len(text.plain) - len(you))
     text.append(" " * pad + you)
@@ -137,14 +147,17 @@ def _opponent_rows(model: Model) -> list[OpponentRow]:
         count = view.hand_counts[seat]
         state = ""
         if info["away"]:
-            state = "away"
+            # NOTE: an opponent's state in a box of the table: at most 4 letters.
+            state = pgettext("opponent state, 4 letters", "away")
         elif not info["connected"]:
-            state = "off"
+            # NOTE: an opponent's state (offline) in a box of the table: at most 4 letters.
+            state = pgettext("opponent state, 4 letters", "off")
         mau = ""
         if count == 1:
             window = calls.get(seat)
             said = window is not None and window["called"]
-            mau = "MAU!" if said or window is None else "MAU?"
+            # NOTE: an opponent with one card who said Mau (MAU!) or not yet (MAU?).
+            mau = pgettext("badge", "MAU!") if said or window is None else pgettext("badge", "MAU?")
         rows.append((seat, names[seat], count, view.scores[seat], turn, mau, state))
     return rows
 
@@ -158,8 +171,9 @@ def _fit(name: str, width: int, ascii_only: bool) -> str:
 
 def _box_body(count: int, score: int, badge: str, width: int) -> tuple[str, str, str]:
     """The inside of a box as (cards, badge, points), padded to ``width`` together."""
-    cards = f"{count} card" + ("" if count == 1 else "s")
-    tries = [(cards, f"{score} pts", "  "), (cards, str(score), "  "), (cards, str(score), " ")]
+    cards = ngettext("{n} card", "{n} cards", count).format(n=count)
+    pts = ngettext("{n} pt", "{n} pts", score).format(n=score)
+    tries = [(cards, pts, "  "), (cards, str(score), "  "), (cards, str(score), " ")]
     for left, right, gap in [*tries, (str(count), str(score), " ")]:
         middle = f"{gap}{badge}" if badge else ""
         room = width - len(left) - len(middle) - len(right)
@@ -183,7 +197,7 @@ def _opponent_boxes(
     )
     arrow = marks["next" if forward else "back"]
     lines = [Text(" "), Text(" "), Text(" ")]
-    for i, (_, name, count, score, turn, mau, state) in enumerate(rows):
+    for i, (_seat, name, count, score, turn, mau, state) in enumerate(rows):
         if i:
             lines[0].append(" " * gap)
             lines[1].append(f" {arrow} ", style="bold")
@@ -225,9 +239,9 @@ def _opponent_list(
     if header:
         arrow = marks["down" if forward else "up"]
         heads = [
-            f"  {_fit('players ' + arrow, name_width, ascii_only):<{name_width}}"
-            f"{'cards':>5} {'':4}{'pts':>5}"
-            for _ in range(min(columns, len(rows)))
+            f"  {_fit(_('players') + ' ' + arrow, name_width, ascii_only):<{name_width}}"
+            f"{pgettext('column', 'cards'):>5} {'':4}{pgettext('column', 'pts'):>5}"
+            for _column in range(min(columns, len(rows)))
         ]
         text.append(" " + bar.join(heads) + "\n", style="dim")
     for i in range(per_column):
@@ -238,7 +252,7 @@ def _opponent_list(
                 break
             if column:
                 text.append(bar, style="dim")
-            _, name, count, score, turn, mau, state = rows[index]
+            _seat, name, count, score, turn, mau, state = rows[index]
             mark = marks["turn"] if turn else " "
             who = f"{mark} {_fit(name, name_width, ascii_only):<{name_width}}"
             text.append(who, style="bold reverse" if turn else "")
@@ -257,14 +271,14 @@ def seat_state(info: dict[str, Any]) -> str:
     """A seat of a table that waits, in words: ``free``, ``bot`` (its level is in
     its name), ``ready``, ``not ready``, ``away`` or ``offline``."""
     if info["bot"]:
-        return "bot"
+        return pgettext("seat state", "bot")
     if info["name"] is None:
-        return "free"
+        return pgettext("seat state", "free")
     if not info["connected"]:
-        return "offline"
+        return pgettext("seat state", "offline")
     if info["away"]:
-        return "away"
-    return "ready" if info["ready"] else "not ready"
+        return pgettext("seat state", "away")
+    return pgettext("seat state", "ready") if info["ready"] else pgettext("seat state", "not ready")
 
 
 def waiting_room(model: Model, ascii_only: bool, width: int = 80) -> Text:
@@ -277,17 +291,24 @@ def waiting_room(model: Model, ascii_only: bool, width: int = 80) -> Text:
         return text
     seats = table.seats
     taken = sum(1 for info in seats if info["name"] is not None or info["bot"])
-    text.append(
-        f" Waiting for the match to start: {taken} of {len(seats)} seats taken\n", style="bold"
+    heading = ngettext(
+        "Waiting for the match to start: {taken} of {seats} seat taken",
+        "Waiting for the match to start: {taken} of {seats} seats taken",
+        len(seats),
     )
+    text.append(" " + heading.format(taken=taken, seats=len(seats)) + "\n", style="bold")
     columns = 1 if len(seats) <= WAITING_ROWS else 2
     rows = -(-len(seats) // columns)
     bar = " | " if ascii_only else " │ "
     cell = min(38, (width - 1 - len(bar) * (columns - 1)) // columns)
     shown_names = [
-        seat_label(info, "-") + (" (you)" if table.you == i else "") for i, info in enumerate(seats)
+        _("{name} (you)").format(name=seat_label(info, "-"))
+        if table.you == i
+        else seat_label(info, "-")
+        for i, info in enumerate(seats)
     ]
     states = [seat_state(info) for info in seats]
+    free = pgettext("seat state", "free")
     name_width = max(len(n) for n in shown_names)
     state_width = max(len(s) for s in states)
     for row in range(rows):
@@ -300,34 +321,40 @@ def waiting_room(model: Model, ascii_only: bool, width: int = 80) -> Text:
             state, name = states[i], shown_names[i]
             room = max(1, min(name_width, cell - 4 - 1 - state_width))
             shown = f"{i + 1:>3} {name[:room]:<{room}} {state}"
-            style = "dim" if state == "free" else ("bold" if table.you == i else "")
+            style = "dim" if state == free else ("bold" if table.you == i else "")
             text.append(shown.ljust(cell), style=style)
         text.append("\n")
     return text
 
 
-def pile(model: Model, ascii_only: bool, seconds_left: float | None) -> Text:
+def pile(
+    model: Model, ascii_only: bool, seconds_left: float | None, clock_stopped: bool = False
+) -> Text:
+    """The pile, the stock and the direction; then whose turn it is with its countdown
+    (or "clock stopped" there while the connection is down), or how the round stands."""
     view = model.view
     text = Text()
     if view is None:
         return text
     marks = _marks(ascii_only)
     direction = marks["cw"] if view.direction == 1 else marks["ccw"]
-    text.append(f" stock {view.stock:<3}  {direction:<22}")
-    text.append("on top: ")
+    text.append(" " + _("stock {count}").format(count=f"{view.stock:<3}") + f"  {direction:<22}")
+    text.append(_("on top: "))
     text.append(
         f" {label(view.top, ascii_only)} ", style=card_style(view.top, True, False) + " reverse"
     )
     if view.named:
-        what = "suit" if model.is_classic() else "colour"
-        text.append(f"  {what}: {suit_words(view.named, ascii_only)}", style="bold")
+        what = _("suit: {suit}") if model.is_classic() else _("colour: {suit}")
+        text.append("  " + what.format(suit=suit_words(view.named, ascii_only)), style="bold")
     text.append("\n ")
     names = model.names()
     if view.phase == "playing":
         if model.my_turn:
-            text.append("your turn", style="bold reverse")
+            text.append(_("your turn"), style="bold reverse")
         else:
-            text.append(f"{names[view.turn]}'s turn")
+            text.append(_("{name}'s turn").format(name=names[view.turn]))
+        if clock_stopped:
+            text.append("  " + _("clock stopped"), style="bold")
         if seconds_left is not None and view.turn_deadline_ms is not None:
             settings = model.table.settings if model.table else {}
             total = max(1.0, number_setting(settings, "turn_timeout_s", 45))
@@ -335,19 +362,21 @@ def pile(model: Model, ascii_only: bool, seconds_left: float | None) -> Text:
             bar = marks["bar"] * filled + marks["empty"] * (12 - filled)
             text.append(f"  {bar} {int(seconds_left):>2} s")
         if view.penalty:
-            answer = {
-                "seven": "or answer with a 7",
-                "draw_two": "or a Draw Two",
-                "wild_draw_four": "or challenge",
-            }.get(view.penalty_kind or "", "")
-            text.append(f"  penalty: draw {view.penalty} {answer}", style="bold yellow")
+            penalty = {
+                "seven": _("penalty: draw {n} or answer with a 7"),
+                "draw_two": _("penalty: draw {n} or a Draw Two"),
+                "wild_draw_four": _("penalty: draw {n} or challenge"),
+            }.get(view.penalty_kind or "", _("penalty: draw {n} "))
+            text.append("  " + penalty.format(n=view.penalty), style="bold yellow")
     elif view.phase == "ending":
-        text.append("the last card is down; the round ends when its call window closes")
+        text.append(_("the last card is down; the round ends when its call window closes"))
     elif view.phase == "round_over":
-        text.append("round over: press a key on the result to be ready")
+        text.append(_("round over: press a key on the result to be ready"))
     elif view.phase == "match_over":
         winner = names[view.winner] if view.winner is not None else "?"
-        text.append(f"match over: {winner} wins", style="bold")
+        text.append(_("match over: {name} wins").format(name=winner), style="bold")
+    if clock_stopped and view.phase != "playing":
+        text.append("  " + _("clock stopped"), style="bold")
     return text
 
 
@@ -366,16 +395,18 @@ def hand(
     if model.view is None:
         who = model.table.creator if model.table else None
         if model.table is not None and model.table.you is not None and who == model.name:
-            text.append(" Press s to start; bots take the free seats.")
+            text.append(" " + _("Press s to start; bots take the free seats."))
+        elif who:
+            text.append(" " + _("Waiting for {name} to start the match.").format(name=who))
         else:
-            text.append(f" Waiting for {who or 'the creator'} to start the match.")
+            text.append(" " + _("Waiting for the creator to start the match."))
         return text
     if model.view.hand is None:
-        text.append(" (watching: no hand)")
+        text.append(" " + _("(watching: no hand)"))
         return text
     legal = model.playable() if model.my_turn else set()
     if not cards:
-        text.append(" no cards")
+        text.append(" " + _("no cards"))
         return text
     per_row = max(1, width // (CARD_WIDTH + 1))
     if len(cards) <= per_row:
@@ -427,19 +458,38 @@ def round_result(model: Model, ascii_only: bool, width: int = 72) -> Text:
     names = model.names()
     if view.phase == "match_over" and view.winner is not None:
         score = view.scores[view.winner] if view.winner < len(view.scores) else 0
-        text.append(f"{names[view.winner]} wins the match with {score} points!\n", style="bold")
-    text.append(f"Round {last['round']}: {names[last['winner']]} goes out", style="bold")
-    paid = ", ".join(f"{names[s]} {p}" for s, p in enumerate(last["hand_points"]) if p)
-    text.append(f" and scores {last['points']}" + (f" ({paid})" if paid else "") + "\n")
+        won = ngettext(
+            "{name} wins the match with {points} points!",
+            "{name} wins the match with {points} points!",
+            score,
+        )
+        text.append(won.format(name=names[view.winner], points=score) + "\n", style="bold")
+    went = _("Round {round}: {name} goes out").format(
+        round=last["round"], name=names[last["winner"]]
+    )
+    text.append(went, style="bold")
+    paid = pgettext("list separator", ", ").join(
+        f"{names[s]} {p}" for s, p in enumerate(last["hand_points"]) if p
+    )
+    if paid:
+        scores = _(" and scores {points} ({paid})").format(points=last["points"], paid=paid)
+    else:
+        scores = _(" and scores {points}").format(points=last["points"])
+    text.append(scores + "\n")
     name_width = max(len(n) for n in names)
     prefix = 1 + name_width + 1 + 4 + 2
     room = max(8, width - prefix)
-    text.append(f" {'player':<{name_width}} {'pts':>4}  hand\n", style="dim")
+    player, pts, hand_ = (
+        pgettext("column", "player"),
+        pgettext("column", "pts"),
+        pgettext("column", "hand"),
+    )
+    text.append(f" {player:<{name_width}} {pts:>4}  {hand_}\n", style="dim")
     for seat, cards in enumerate(last["hands"]):
         points = last["hand_points"][seat]
         text.append(f" {names[seat]:<{name_width}} {points:>4}  ")
         if not cards:
-            text.append("(out)", style="dim")
+            text.append(_("(out)"), style="dim")
         used = 0
         for code in sorted(cards, key=card_sort_key):
             face = label(code, ascii_only)
@@ -471,12 +521,13 @@ def score_chart(model: Model, ascii_only: bool, width: int = 72) -> Text:
     shown = history[-fits:]
     bar_width = max(8, min(20, width - 1 - name_width - 1 - column * len(shown)))
     first = len(history) - len(shown) + 1  # the round of the first column shown
-    heading = f"Scores after each round (target {target}"
     if first > 2:
-        heading += f"; rounds 1-{first - 1} not shown"
+        heading = _("Scores after each round (target {target}; rounds 1-{last} not shown)")
     elif first == 2:
-        heading += "; round 1 not shown"
-    text.append(heading + ")\n")
+        heading = _("Scores after each round (target {target}; round 1 not shown)")
+    else:
+        heading = _("Scores after each round (target {target})")
+    text.append(heading.format(target=target, last=first - 1) + "\n")
     text.append(f" {'':<{name_width}}", style="dim")
     for n in range(first, len(history) + 1):
         text.append(f"{'r' + str(n):>{column}}", style="dim")
@@ -506,7 +557,9 @@ def counted(count: int, one: str, many: str | None = None) -> str:
 
 
 def game_name(variant: str) -> str:
-    return "Mau Mau" if variant == "classic" else "American"
+    """A game's short name: ``Mau Mau``, ``American``."""
+    # NOTE: the short name of American Mau-Mau where room is scarce.
+    return _("Mau Mau") if variant == "classic" else pgettext("short game name", "American")
 
 
 # --- replays -------------------------------------------------------------------------
@@ -517,7 +570,7 @@ REPLAY_NAME_WIDTH = 14
 def replay_names(book: ReplayBook) -> list[str]:
     """The replay's players, bots marked (when the history said which were bots)."""
     return [
-        name + (" (bot)" if i < len(book.bots) and book.bots[i] else "")
+        _("{name} (bot)").format(name=name) if i < len(book.bots) and book.bots[i] else name
         for i, name in enumerate(book.names)
     ]
 
@@ -525,13 +578,14 @@ def replay_names(book: ReplayBook) -> list[str]:
 def replay_title(book: ReplayBook, n: int, ascii_only: bool, width: int = 80) -> Text:
     """The title bar: which match, which step of how many, which round."""
     dot = "-" if ascii_only else "·"
-    game = "Mau Mau" if book.variant == "classic" else "American"
+    game = game_name(book.variant)
     text = Text(" maumau  ", style="bold")
-    text.append(f"replay {dot} {book.table or '...'} {dot} {game}")
+    text.append(_("replay") + f" {dot} {book.table or '...'} {dot} {game}")
     step = book.steps.get(n)
-    where = f"step {n + 1}/{book.total}" if book.total else "loading"
+    total = book.total
+    where = _("step {n}/{total}").format(n=n + 1, total=total) if total else _("loading")
     if step is not None:
-        where += f" {dot} round {step['round']}"
+        where += f" {dot} " + _("round {number}").format(number=step["round"])
     pad = max(1, width - 1 - len(text.plain) - len(where))
     text.append(" " * pad + where)
     return text
@@ -564,12 +618,17 @@ def replay_hands(
     layouts = [wrapped(cards) for cards in hands]
     wrap = sum(len(rows) for rows in layouts) <= lines
     text = Text()
-    header = f"  {'player':<{REPLAY_NAME_WIDTH}} {'cards':>5} {'pts':>5}  hand"
+    player, cards_, pts = (
+        pgettext("column", "player"),
+        pgettext("column", "cards"),
+        pgettext("column", "pts"),
+    )
+    header = f"  {player:<{REPLAY_NAME_WIDTH}} {cards_:>5} {pts:>5}  " + pgettext("column", "hand")
     text.append(header + "\n", style="dim")
     playing = step["phase"] == "playing"
     for seat, cards in enumerate(hands):
         turn = playing and seat == step["turn"]
-        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+        name = names[seat] if seat < len(names) else seat_name([], seat)
         score = step["scores"][seat] if seat < len(step["scores"]) else 0
         head = f"{marks['turn'] if turn else ' '} {name[:REPLAY_NAME_WIDTH]:<{REPLAY_NAME_WIDTH}}"
         text.append(head, style="bold reverse" if turn else "bold")
@@ -585,7 +644,7 @@ def replay_hands(
                     text.append(label(code, ascii_only), style=card_style(code, True, False))
                 text.append(" ")
         if not cards:
-            text.append("(out)", style="dim")
+            text.append(_("(out)"), style="dim")
         text.append("\n")
     text.rstrip()
     return text
@@ -614,26 +673,28 @@ def replay_table(
     stock, direction, and whose turn it is (or how the round or match stands)."""
     marks = _marks(ascii_only)
     names = replay_names(book)
-    text = Text(" on top: ")
+    text = Text(" " + _("on top: "))
     top = step["top"]
     text.append(f" {label(top, ascii_only)} ", style=card_style(top, True, False) + " reverse")
     if step["named"]:
-        what = "suit" if book.variant == "classic" else "colour"
-        text.append(f"  {what}: {suit_words(step['named'], ascii_only)}", style="bold")
+        what = _("suit: {suit}") if book.variant == "classic" else _("colour: {suit}")
+        text.append("  " + what.format(suit=suit_words(step["named"], ascii_only)), style="bold")
     if step["penalty"]:
-        text.append(f"  penalty: draw {step['penalty']}", style="bold yellow")
+        penalty = _("penalty: draw {n}").format(n=step["penalty"])
+        text.append("  " + penalty, style="bold yellow")
     direction = marks["cw"] if step["direction"] == 1 else marks["ccw"]
-    text.append(f"  stock {step['stock']}  {direction}\n ")
+    text.append("  " + _("stock {count}").format(count=step["stock"]) + f"  {direction}\n ")
     phase = step["phase"]
     if phase == "playing":
         turn = step["turn"]
-        text.append(f"{names[turn] if turn < len(names) else turn} to play")
+        who = names[turn] if turn < len(names) else str(turn)
+        text.append(_("{name} to play").format(name=who))
     elif phase == "ending":
-        text.append("the last card is down; the round ends when its call window closes")
+        text.append(_("the last card is down; the round ends when its call window closes"))
     elif phase == "round_over":
-        text.append(f"round {step['round']} is over", style="bold")
+        text.append(_("round {number} is over").format(number=step["round"]), style="bold")
+    elif winner is not None and winner < len(names):
+        text.append(_("the match is over: {name} wins").format(name=names[winner]), style="bold")
     else:
-        text.append("the match is over", style="bold")
-        if winner is not None and winner < len(names):
-            text.append(f": {names[winner]} wins", style="bold")
+        text.append(_("the match is over"), style="bold")
     return text

@@ -14,19 +14,30 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from .. import config, i18n
+from ..i18n import LANGUAGES, N_, _, pgettext
 from ..literal import literal
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
 
-HELP = """\
+
+def help_markup() -> str:
+    """The keys and how to say Mau, in the client's own markup and the player's
+    language (each section one message, so a translation may lay out its columns)."""
+    lobby = _(
+        """\
 [b]Keys in the lobby[/b]
   Enter  join the table          w  watch it       n  new table
   s, l   leaderboard (stats)     h  match history (Enter replays one)
   Tab    chat                    q  quit
-
+"""
+    )
+    table = _(
+        """\
 [b]Keys at the table[/b]
   Left/Right, 1-9  pick a card        Enter  play it
   d  draw a card                      k      keep the drawn card
@@ -36,23 +47,31 @@ HELP = """\
   c  catch a player who forgot        r      rematch, after a match
   s  start (the table's creator)      Tab    chat
   ?  this help                        q      leave the table
-
+"""
+    )
+    mau = _(
+        """\
 [b]Saying Mau[/b]
   Say "Mau" with your second-to-last card: arm it with m before
   playing, or press m right after. Keeping a Jack in Mau Mau? Say
   "Mau Mau" (M). Anyone may catch you until the next player acts,
   and never sooner than the call window. The server's clock decides
   who was first.
-
-[b]This table[/b]
 """
+    )
+    # NOTE: the language line of the help: "L" is the key, {language} the current one.
+    language = _("[b]Language[/b]  L  {language} (press L for the next)").format(
+        language=LANGUAGES[i18n.language()]
+    )
+    heading = _("[b]This table[/b]")
+    return f"{lobby}\n{table}\n{mau}\n{language}\n\n{heading}\n"
 
 
 def help_text(rules: str) -> Text:
     """The help: keys and rules in the client's own markup, then the table's settings
     in words (which hold the server's values, so are never read as markup)."""
-    text = Text.from_markup(HELP)
-    text.append_text(literal(rules or "  (not at a table)", lines=True))
+    text = Text.from_markup(help_markup())
+    text.append_text(literal(rules or _("  (not at a table)"), lines=True))
     text.append("\n")
     return text
 
@@ -60,46 +79,77 @@ def help_text(rules: str) -> Text:
 def rules_summary(settings: dict[str, Any]) -> str:
     """The table's settings in words, one per line."""
     classic = settings.get("variant") == "classic"
-    on = {True: "yes", False: "no"}
+
+    def on(key: str) -> str:
+        return pgettext("setting", "yes") if settings.get(key) else pgettext("setting", "no")
+
     lines = [
-        f"Game: {'Mau Mau' if classic else 'American Mau-Mau'}, "
-        f"{settings.get('seats')} seats, to {settings.get('target_score')} points",
-        f"Caught without Mau: draw {settings.get('mau_penalty')}; "
-        f"false catch: draw {settings.get('false_catch_penalty')}",
-        f"Call window at least {settings.get('mau_window_ms')} ms; "
-        f"lag compensation: {on[bool(settings.get('lag_compensation'))]}",
-        f"Turn time {settings.get('turn_timeout_s')} s; "
-        f"reconnect grace {settings.get('reconnect_grace_s')} s",
-        f"With 2 players a {'9' if classic else 'Reverse'} skips: "
-        f"{on[bool(settings.get('reverse_skips_with_two'))]}",
+        _("Game: {game}, {seats} seats, to {target} points").format(
+            game=_("Mau Mau") if classic else _("American Mau-Mau"),
+            seats=settings.get("seats"),
+            target=settings.get("target_score"),
+        ),
+        _("Caught without Mau: draw {mau}; false catch: draw {false}").format(
+            mau=settings.get("mau_penalty"), false=settings.get("false_catch_penalty")
+        ),
+        _("Call window at least {ms} ms; lag compensation: {lag}").format(
+            ms=settings.get("mau_window_ms"), lag=on("lag_compensation")
+        ),
+        _("Turn time {turn} s; reconnect grace {grace} s").format(
+            turn=settings.get("turn_timeout_s"), grace=settings.get("reconnect_grace_s")
+        ),
+        (
+            _("With 2 players a 9 skips: {on}")
+            if classic
+            else _("With 2 players a Reverse skips: {on}")
+        ).format(on=on("reverse_skips_with_two")),
     ]
     if classic:
-        lines.append(f"Jack on Jack: {on[bool(settings.get('jack_on_jack'))]}")
+        lines.append(_("Jack on Jack: {on}").format(on=on("jack_on_jack")))
     else:
-        lines.append(f"Draw Two on Draw Two: {on[bool(settings.get('stack_draw_two'))]}")
-        lines.append(
-            f"Wild Draw Four challenge: {on[bool(settings.get('wild_draw_four_challenge'))]}"
-        )
+        lines.append(_("Draw Two on Draw Two: {on}").format(on=on("stack_draw_two")))
+        lines.append(_("Wild Draw Four challenge: {on}").format(on=on("wild_draw_four_challenge")))
     return "\n".join("  " + line for line in lines)
+
+
+class LanguageChanged(Message):
+    """The player chose another language on the help screen (already spoken and
+    remembered): the app redraws its screens."""
 
 
 class HelpScreen(AsciiAware, ModalScreen[None]):
     """The help; Esc (or ?) closes it, as its footer says."""
 
     BINDINGS = [
-        Binding("escape", "close", "close", key_display="Esc"),
-        Binding("question_mark", "close", "close", show=False),
+        Binding("escape", "close", N_("close"), key_display="Esc"),
+        Binding("question_mark", "close", N_("close"), show=False),
+        Binding("L", "language", N_("language")),
     ]
 
-    def __init__(self, rules: str = "") -> None:
+    def __init__(self, rules: str = "", settings: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.rules = rules
+        self.settings = settings  # when given, the rules are written again in a new language
 
     def compose(self) -> ComposeResult:
+        rules = rules_summary(self.settings) if self.settings else self.rules
         with VerticalScroll(classes="dialog", id="help"):
-            yield Static(help_text(self.rules))
-            yield Static("Esc closes", classes="hint")
+            yield Static(help_text(rules))
+            yield Static(_("Esc closes"), classes="hint")
         yield KeyFooter()
+
+    async def action_language(self) -> None:
+        """Speak the next offered language at once, and remember it."""
+        codes = list(LANGUAGES)
+        following = codes[(codes.index(i18n.language()) + 1) % len(codes)]
+        try:
+            i18n.set_language(following)
+        except i18n.MissingCatalog as error:
+            self.notify(str(error), severity="warning")
+            return
+        config.save({"language": following})
+        await self.recompose()
+        self.post_message(LanguageChanged())
 
     def action_close(self) -> None:
         self.dismiss(None)

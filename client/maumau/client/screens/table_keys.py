@@ -14,6 +14,7 @@ cannot save), no move is offered: the table is frozen until the server speaks ag
 
 from __future__ import annotations
 
+from ..i18n import _, ngettext, pgettext
 from ..model import Model, label
 
 # Table keys that do nothing while the table is paused or the connection is down.
@@ -93,77 +94,97 @@ def why_key(model: Model, action: str) -> str | None:
     if action not in KEYS:
         return None
     if model.offline:
-        return "Not connected: moves wait until the connection is back."
+        return _("Not connected: moves wait until the connection is back.")
     if model.paused:
-        return "The table is paused (the server cannot save): moves wait until it can."
+        return _("The table is paused (the server cannot save): moves wait until it can.")
     table, view = model.table, model.view
     if action == "start":
         if table is None or table.you is None:
-            return "You are watching: only a player at the table starts the match."
+            return _("You are watching: only a player at the table starts the match.")
         if table.state != "waiting":
-            return "The match has started already."
-        return f"Only {table.creator or 'the creator'}, who made the table, starts the match."
+            return _("The match has started already.")
+        if table.creator:
+            text = _("Only {name}, who made the table, starts the match.")
+            return text.format(name=table.creator)
+        return _("Only the creator, who made the table, starts the match.")
     if action == "rematch":
-        return "A rematch is asked for once the match is over."
+        return _("A rematch is asked for once the match is over.")
     if view is None:
-        return "The match has not started yet."
+        return _("The match has not started yet.")
     if view.seat is None:
-        return "You are watching: no moves."
+        return _("You are watching: no moves.")
     if action == "catch":
-        return "Nobody to catch: c catches a player who forgot to say Mau."
+        return _("Nobody to catch: c catches a player who forgot to say Mau.")
     if action in ("mau", "maumau"):
         return _why_not_mau(model, action)
     if view.phase != "playing":
-        return "The round is over."
+        return _("The round is over.")
     if not model.my_turn:
-        return "It is not your turn."
+        return _("It is not your turn.")
     if action == "challenge":
         if view.penalty_kind == "wild_draw_four":
-            return "This table does not allow challenging a Wild Draw Four."
-        return "Nothing to challenge: x answers a Wild Draw Four played on you."
+            return _("This table does not allow challenging a Wild Draw Four.")
+        return _("Nothing to challenge: x answers a Wild Draw Four played on you.")
     if action == "keep":
-        return "k keeps a card you have just drawn; you have drawn none."
+        return _("k keeps a card you have just drawn; you have drawn none.")
     if action == "take":
-        return "No penalty to take: d draws a card."
+        return _("No penalty to take: d draws a card.")
     if action == "draw":
         if view.penalty:
-            return f"Take the penalty with t ({view.penalty} cards), not d."
+            text = ngettext(
+                "Take the penalty with t ({n} card), not d.",
+                "Take the penalty with t ({n} cards), not d.",
+                view.penalty,
+            )
+            return text.format(n=view.penalty)
         if view.drawn:
-            return "You have drawn already: play the drawn card or keep it (k)."
-        return "You cannot draw now."
+            return _("You have drawn already: play the drawn card or keep it (k).")
+        return _("You cannot draw now.")
     if action == "play":
-        return "No card of yours can be played now."
+        return _("No card of yours can be played now.")
     return None
 
 
 def _why_not_mau(model: Model, action: str) -> str:
-    word = "Mau Mau" if action == "maumau" else "Mau"
+    word = pgettext("call", "Mau Mau") if action == "maumau" else pgettext("call", "Mau")
     if action == "maumau" and not model.is_classic():
-        return 'American Mau-Mau has no "Mau Mau": m says "Mau".'
+        return _('American Mau-Mau has no "Mau Mau": m says "Mau".')
     count = len(model.hand())
     if action == "maumau" and not model.holds_jack():
-        return "Mau Mau is for a Jack kept as your last card; you hold no Jack."
+        return _("Mau Mau is for a Jack kept as your last card; you hold no Jack.")
     if count > 2:
-        return f"You have {count} cards: {word} is for your last but one."
+        text = ngettext(
+            "You have {count} card: {call} is for your last but one.",
+            "You have {count} cards: {call} is for your last but one.",
+            count,
+        )
+        return text.format(count=count, call=word)
     if count == 2 and not model.my_turn:
-        return f"{word} rides on your next play: press it on your turn."
+        return _("{call} rides on your next play: press it on your turn.").format(call=word)
     if count == 2:
-        return f"No card fits: {word} rides on a card you play."
-    return f"Nothing to call now: {word} is said when you play your last but one."
+        return _("No card fits: {call} rides on a card you play.").format(call=word)
+    return _("Nothing to call now: {call} is said when you play your last but one.").format(
+        call=word
+    )
 
 
 def why_not(model: Model, card: str, ascii_only: bool) -> str:
     """Why ``card`` cannot be played now, in words."""
     view = model.view
     if view is None or not model.my_turn:
-        return "It is not your turn."
+        return _("It is not your turn.")
     if view.drawn:
-        return "After drawing you may play only the drawn card, or keep it (k)."
+        return _("After drawing you may play only the drawn card, or keep it (k).")
     if view.penalty and view.penalty_kind == "seven":
-        return f"Only a 7 answers the 7: play a 7 or take {view.penalty} (t)."
+        return _("Only a 7 answers the 7: play a 7 or take {n} (t).").format(n=view.penalty)
     if view.penalty and view.penalty_kind == "wild_draw_four":
-        challenge = ", or challenge it (x)" if model.legal("challenge") else ""
-        return f"Nothing answers a Wild Draw Four: take {view.penalty} (t){challenge}."
+        if model.legal("challenge"):
+            text = _("Nothing answers a Wild Draw Four: take {n} (t), or challenge it (x).")
+        else:
+            text = _("Nothing answers a Wild Draw Four: take {n} (t).")
+        return text.format(n=view.penalty)
     if view.penalty:
-        return f"Answer the penalty or take {view.penalty} (t)."
-    return f"{label(card, ascii_only)} does not fit on {label(view.top, ascii_only)}."
+        return _("Answer the penalty or take {n} (t).").format(n=view.penalty)
+    return _("{card} does not fit on {top}.").format(
+        card=label(card, ascii_only), top=label(view.top, ascii_only)
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
+from ..i18n import N_
 from .ascii_aware import AsciiInput
 
 
@@ -17,6 +18,6 @@ class ChatInput(AsciiInput):
     """A chat line: Enter sends, Esc closes the chat; both shown in the footer."""
 
     BINDINGS = [
-        Binding("enter", "submit", "send", key_display="Enter"),
-        Binding("escape", "screen.chat", "close chat", key_display="Esc"),
+        Binding("enter", "submit", N_("send"), key_display="Enter"),
+        Binding("escape", "screen.chat", N_("close chat"), key_display="Esc"),
     ]

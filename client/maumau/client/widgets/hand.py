@@ -6,6 +6,7 @@ from textual.widgets import Static
 
 from .. import render
 from ..host import host_of
+from ..i18n import _
 from ..model import plain
 
 
@@ -45,6 +46,5 @@ class Hand(Static):
             )
         )
         if view is not None and view.seat is not None:
-            self.border_title = f"your hand · {view.scores[view.seat]} pts".replace(
-                "·", "-" if ascii_only else "·"
-            )
+            title = _("your hand · {points} pts").format(points=view.scores[view.seat])
+            self.border_title = title.replace("·", "-" if ascii_only else "·")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.widgets import Static
 
 from .. import render
@@ -59,23 +58,6 @@ class Pile(Static):
     def draw(self) -> None:
         host = host_of(self.app)
         if self.stopped:
-            self.update(stopped(render.pile(host.model, host.ascii_only, None)))
+            self.update(render.pile(host.model, host.ascii_only, None, clock_stopped=True))
             return
         self.update(render.pile(host.model, host.ascii_only, self.seconds_left))
-
-
-def stopped(pile: Text) -> Text:
-    """The pile's text with "clock stopped" where the countdown goes: after whose
-    turn it is, on the second line (at the end if that is not found)."""
-    plain = pile.plain
-    line = plain.find("\n")
-    at = plain.find("turn", line) if line >= 0 else -1
-    if at < 0:
-        if line >= 0:
-            pile.append("  clock stopped", style="bold")
-        return pile
-    at += len("turn")
-    text = pile[:at]
-    text.append("  clock stopped", style="bold")
-    text.append_text(pile[at:])
-    return text

@@ -10,7 +10,21 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..i18n import N_, _, pgettext
+
 SEAT_CHOICES = ("open", "easy", "normal", "hard")  # a free seat, or a bot of that level
+
+
+def choice_name(choice: str) -> str:
+    """A seat's choice in words: ``you``, ``open`` or a bot's level."""
+    names = {
+        "you": pgettext("seat plan", "you"),
+        "open": pgettext("seat plan", "open"),
+        "easy": pgettext("bot level", "easy"),
+        "normal": pgettext("bot level", "normal"),
+        "hard": pgettext("bot level", "hard"),
+    }
+    return names.get(choice, choice)
 
 
 class SeatPlan(Widget, can_focus=True):
@@ -24,15 +38,15 @@ class SeatPlan(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("left", "move(-1)", "seat", key_display="←→"),
-        Binding("right", "move(1)", "seat", show=False),
-        Binding("space", "cycle(1)", "change"),
-        Binding("up", "cycle(-1)", "change", show=False),
-        Binding("down", "cycle(1)", "change", show=False),
-        Binding("o", "set('open')", "open", show=False),
-        Binding("e", "set('easy')", "easy", show=False),
-        Binding("n", "set('normal')", "normal", show=False),
-        Binding("h", "set('hard')", "hard", show=False),
+        Binding("left", "move(-1)", N_("seat"), key_display="←→"),
+        Binding("right", "move(1)", N_("seat"), show=False),
+        Binding("space", "cycle(1)", N_("change")),
+        Binding("up", "cycle(-1)", N_("change"), show=False),
+        Binding("down", "cycle(1)", N_("change"), show=False),
+        Binding("o", "set('open')", N_("open"), show=False),
+        Binding("e", "set('easy')", N_("easy"), show=False),
+        Binding("n", "set('normal')", N_("normal"), show=False),
+        Binding("h", "set('hard')", N_("hard"), show=False),
     ]
     CELL = 12  # "[10 normal] " and a space
 
@@ -73,8 +87,8 @@ class SeatPlan(Widget, can_focus=True):
     def render(self) -> Text:
         width = self.size.width or 72
         per_row = max(1, width // self.CELL)
-        text = Text("Who sits where: ", style="bold")
-        text.append("open = free for a player; easy, normal, hard = a bot\n", style="dim")
+        text = Text(_("Who sits where: "), style="bold")
+        text.append(_("open = free for a player; easy, normal, hard = a bot") + "\n", style="dim")
         for i in range(self.seats):
             if i and i % per_row == 0:
                 text.append("\n")
@@ -83,10 +97,11 @@ class SeatPlan(Widget, can_focus=True):
             choice = self.choices[i]
             style = "bold" if choice == "you" else ("dim" if choice == "open" else "")
             text.append(left)
-            text.append(f"{i + 1:>2} {choice:<6}", style=style + (" reverse" if picked else ""))
+            shown = f"{i + 1:>2} {choice_name(choice):<6}"
+            text.append(shown, style=style + (" reverse" if picked else ""))
             text.append(right + " ")
         text.append("\n")
-        hint = "Left/Right: seat, Space: change" if self.has_focus else "Tab here to change"
+        hint = _("Left/Right: seat, Space: change") if self.has_focus else _("Tab here to change")
         text.append(hint, style="italic dim")
         return text
 

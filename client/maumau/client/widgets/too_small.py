@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from ..i18n import _
+
 MIN_WIDTH, MIN_HEIGHT = 60, 20  # the smallest terminal every screen is laid out for
 
 
 def too_small_text(width: int, height: int) -> str:
     """``make the window larger (needs 60x20, now 50x15)``."""
-    return f"make the window larger\n(needs {MIN_WIDTH}x{MIN_HEIGHT}, now {width}x{height})"
+    return _("make the window larger\n(needs {needed}, now {size})").format(
+        needed=f"{MIN_WIDTH}x{MIN_HEIGHT}", size=f"{width}x{height}"
+    )
 
 
 def fits(width: int, height: int) -> bool:

@@ -1,0 +1,93 @@
+"""Every catalog translates every message of the client, keeping its placeholders.
+
+The messages are extracted from the code afresh with Babel's own extraction (the
+same keywords as ``scripts/catalogs``), so a stale template does not hide a new
+message. For each language's ``maumau.po``: every message must have a translation
+that is neither empty nor fuzzy, and each translation (each plural form) must hold
+exactly the ``{placeholders}`` of its message; and the catalog's ``Plural-Forms``
+must have the language's number of forms (German 2, Czech 3, Scottish Gaelic 4).
+
+These fail until the translators have filled the catalogs.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from maumau.client import i18n
+
+PLURAL_FORMS = {"de": 2, "cs": 3, "gd": 4}
+CODE = Path(i18n.__file__).parent
+
+
+@functools.cache
+def extracted() -> dict[tuple[str | tuple[str, ...], str | None], None]:
+    """Every message of the code, with its context (as the catalog keys them)."""
+    found: dict[tuple[str | tuple[str, ...], str | None], None] = {}
+    for _path, _line, message, _comments, context in extract_from_dir(str(CODE)):
+        found[(message, context)] = None
+    return found
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def catalog(code: str) -> Catalog:
+    path = i18n.LOCALE_DIR / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+    with path.open("rb") as handle:
+        return read_po(handle, locale=code)
+
+
+def problems(code: str) -> list[str]:
+    found = catalog(code)
+    wrong: list[str] = []
+    for message, context in extracted():
+        key = message[0] if isinstance(message, tuple) else message
+        entry = found.get(key, context=context)
+        where = f"{context + ': ' if context else ''}{key!r}"
+        if entry is None:
+            wrong.append(f"missing: {where}")
+            continue
+        forms = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        if entry.fuzzy or not all(forms):
+            wrong.append(f"untranslated or fuzzy: {where}")
+            continue
+        ids = message if isinstance(message, tuple) else (message,)
+        wanted = [placeholders(i) for i in ids]
+        for n, form in enumerate(forms):
+            have = placeholders(form)
+            if have != wanted[-1] and not (n == 0 and have == wanted[0]):
+                wrong.append(f"placeholders {sorted(have)} in form {n} of {where}")
+    return wrong
+
+
+def test_the_code_has_messages() -> None:
+    assert len(extracted()) > 100
+
+
+@pytest.mark.parametrize("code", sorted(PLURAL_FORMS))
+def test_every_message_is_translated_with_its_placeholders(code: str) -> None:
+    wrong = problems(code)
+    assert not wrong, f"{len(wrong)} problems in {code}, the first: " + "; ".join(wrong[:10])
+
+
+@pytest.mark.parametrize("code", sorted(PLURAL_FORMS))
+def test_plural_forms_fit_the_language(code: str) -> None:
+    header = catalog(code).mime_headers
+    forms = dict(header).get("Plural-Forms", "")
+    match = re.search(r"nplurals\s*=\s*(\d+)", forms)
+    assert match is not None and int(match.group(1)) == PLURAL_FORMS[code], forms
+
+
+def test_the_checks_see_a_lost_placeholder() -> None:
+    assert placeholders("{name} plays {card}") == {"name", "card"}
+    assert placeholders("{name} spielt") != placeholders("{name} plays {card}")
