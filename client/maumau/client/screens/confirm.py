@@ -1,4 +1,7 @@
-"""A yes/no question (leaving the table): y answers True, n or Esc False."""
+"""A yes/no question (leaving the table): y answers True, n or Esc False.
+
+The question is given as its English message (marked with ``N_`` where it is
+written) and translated when the dialog is drawn, like every word of the client."""
 
 from __future__ import annotations
 
@@ -8,24 +11,27 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..i18n import N_, _
 from ..widgets.ascii_aware import AsciiAware
 
 
 class ConfirmScreen(AsciiAware, ModalScreen[bool]):
     BINDINGS = [
-        Binding("y", "answer(True)", "yes"),
-        Binding("n", "answer(False)", "no"),
-        Binding("escape", "answer(False)", "no", show=False),
+        Binding("y", "answer(True)", N_("yes")),
+        Binding("n", "answer(False)", N_("no")),
+        Binding("escape", "answer(False)", N_("no"), show=False),
     ]
 
     def __init__(self, question: str) -> None:
+        """``question``: the English message, translated when drawn."""
         super().__init__()
         self.question = question
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.question)
-            yield Static("y yes, n no", classes="hint")
+            yield Static(_(self.question))
+            # NOTE: the keys stay y and n in every language.
+            yield Static(_("y yes, n no"), classes="hint")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
 from ..address import parse_address
+from ..i18n import N_, _
 from ..literal import literal
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
@@ -25,7 +26,7 @@ from .messages import ConnectRequested
 class ConnectScreen(AsciiAware, Screen[None]):
     """Where to connect, and as whom."""
 
-    BINDINGS = [Binding("escape", "app.quit", "quit")]
+    BINDINGS = [Binding("escape", "app.quit", N_("quit"))]
 
     def __init__(self, address: str, name: str, message: str = "") -> None:
         super().__init__()
@@ -35,13 +36,13 @@ class ConnectScreen(AsciiAware, Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="connect"):
-            yield Static(" maumau: connect to a server", classes="title")
-            yield Label("Server (host:port)")
+            yield Static(" " + _("maumau: connect to a server"), classes="title")
+            yield Label(_("Server (host:port)"))
             yield Input(self.address, placeholder="lan-party-box:7766", id="address")
-            yield Label("Your name")
+            yield Label(_("Your name"))
             yield Input(self.player, placeholder="Ann", id="name", max_length=24)
             yield Static(literal(self.message), id="connect-message", classes="error")
-            yield Static("Enter connects, Esc quits", classes="hint")
+            yield Static(_("Enter connects, Esc quits"), classes="hint")
         yield KeyFooter()
 
     @on(Input.Submitted)
@@ -51,10 +52,14 @@ class ConnectScreen(AsciiAware, Screen[None]):
         parsed = parse_address(address)
         if parsed is None:
             self.query_one("#connect-message", Static).update(
-                "Type the server as host:port, for example 192.168.1.20:7766"
+                _("Type the server as host:port, for example {example}").format(
+                    example="192.168.1.20:7766"
+                )
             )
             return
         if not name:
-            self.query_one("#connect-message", Static).update("Type a name (1 to 24 characters)")
+            self.query_one("#connect-message", Static).update(
+                _("Type a name (1 to {most} characters)").format(most=24)
+            )
             return
         self.app.post_message(ConnectRequested(parsed[0], parsed[1], name))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -18,8 +19,9 @@ from textual.widgets import DataTable, Static
 
 from maumau.protocol.messages import ListMatches
 
+from ..i18n import N_, _, ngettext, pgettext
 from ..literal import literal
-from ..render import counted, game_name, when
+from ..render import game_name, when
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.banner import Banner
 from ..widgets.key_footer import KeyFooter
@@ -28,27 +30,34 @@ from .messages import ReplayRequested
 from .records_base import CLOSE_KEYS, RecordsScreen
 
 MATCHES = 50  # matches in the history
+# The fixed columns' least widths: a finish time (2025-05-01 21:30), a table name as
+# cut, a game's name, a round count; each grows to its header in the player's
+# language. The players column gets the rest.
+WHEN_WIDTH, TABLE_WIDTH, GAME_WIDTH, ROUNDS_WIDTH = 16, 12, 8, 6
+CELL_PADDING = 2  # a DataTable pads each cell by one on either side
+SCROLLBAR = 2  # room left for the table's scrollbar
 
 
 class MatchList(PickList):
     """The history's matches: Enter replays the one under the cursor."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "replay")]
+    BINDINGS = [Binding("enter", "select_cursor", N_("replay"))]
 
 
 class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
     """Finished matches, newest first (``list_matches``); Enter replays one."""
 
     BINDINGS = [
-        Binding("enter", "replay", "replay", show=False),
-        Binding("m", "mine", "mine/all"),
-        Binding("r", "ask", "refresh"),
+        Binding("enter", "replay", N_("replay"), show=False),
+        Binding("m", "mine", N_("mine/all")),
+        Binding("r", "ask", N_("refresh")),
         *CLOSE_KEYS,
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.mine = False
+        self.players_width = 16
 
     def compose(self) -> ComposeResult:
         yield Banner()
@@ -58,17 +67,37 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one("#matches", DataTable)
-        # The columns and their padding take 52 of 80; the players get the rest, less
-        # room for a scrollbar.
-        players = max(16, self.app.size.width - 52 - 2)
-        table.add_column("finished", width=16, key="when")
-        table.add_column("table", width=12, key="table")
-        table.add_column("game", width=8, key="game")
-        table.add_column("rounds", width=6, key="rounds")
-        table.add_column(f"players ({self._won_mark()} won)", width=players, key="p")
-        self.players_width = players
         self.run_worker(self.action_ask())
+
+    def _columns(self, table: DataTable[object]) -> None:
+        """Give the table its columns, headed in the current language (again when the
+        language changed or the screen was composed anew). Each fixed column is as
+        wide as its header or its widest cell; in English they and their padding take
+        52 of 80. The players get the rest, less room for a scrollbar."""
+        headers = [
+            # NOTE: history column headers: when the match ended, its table, its game,
+            # how many rounds it had, and the players with their scores.
+            pgettext("history column", "finished"),
+            pgettext("history column", "table"),
+            pgettext("history column", "game"),
+            pgettext("history column", "rounds"),
+            _("players ({mark} won)").format(mark=self._won_mark()),
+        ]
+        if [str(column.label) for column in table.columns.values()] == headers:
+            return
+        games = max(cell_len(game_name(variant)) for variant in ("classic", "american"))
+        least = (WHEN_WIDTH, TABLE_WIDTH, max(GAME_WIDTH, games), ROUNDS_WIDTH)
+        widths = [
+            max(width, cell_len(header)) for width, header in zip(least, headers[:4], strict=True)
+        ]
+        used = sum(widths) + CELL_PADDING * (len(widths) + 1) + SCROLLBAR
+        self.players_width = max(16, self.app.size.width - used)
+        widths.append(self.players_width)
+        table.clear(columns=True)
+        for key, header, width in zip(
+            ("when", "table", "game", "rounds", "p"), headers, widths, strict=True
+        ):
+            table.add_column(header, width=width, key=key)
 
     def _won_mark(self) -> str:
         return "*" if self.host.ascii_only else "✓"
@@ -122,12 +151,14 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
         host = self.host
         dot = "-" if host.ascii_only else "·"
         title = Text(" maumau  ", style="bold")
-        title.append(f"match history {dot} {'your matches' if self.mine else 'all players'}")
+        whose = _("your matches") if self.mine else _("all players")
+        title.append(f"{_('match history')} {dot} {whose}")
         where = literal(host.server_label)
-        title.append(" " * max(1, 79 - len(title.plain) - len(where)))
+        title.append(" " * max(1, 79 - title.cell_len - where.cell_len))
         title.append_text(where)
         self.query_one("#history-title", Static).update(title)
-        table = self.query_one("#matches", DataTable)
+        table: DataTable[object] = self.query_one("#matches", DataTable)
+        self._columns(table)
         keep = table.cursor_row
         table.clear()
         matches = host.model.matches
@@ -172,29 +203,35 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
             detail.update(Text(f" {problem}", style="bold"))
             return
         if matches is None:
-            detail.update(" Asking the server...")
+            detail.update(" " + _("Asking the server..."))
             return
         if not matches.matches:
-            who = "You have" if self.mine else "This server has"
-            detail.update(f" {who} no finished match yet.")
+            if self.mine:
+                detail.update(" " + _("You have no finished match yet."))
+            else:
+                detail.update(" " + _("This server has no finished match yet."))
             return
         summary = self._selected()
         if summary is None:
             return
         dot = "-" if host.ascii_only else "·"
-        text = Text(
-            f" Match {summary['id']} {dot} {summary['table']} {dot} "
-            f"{game_name(summary['variant'])} {dot} {counted(summary['rounds'], 'round')} "
-            f"{dot} finished {when(summary['finished'])}\n ",
-            style="bold",
+        rounds = summary["rounds"]
+        facts = (
+            _("Match {number}").format(number=summary["id"]),
+            summary["table"],
+            game_name(summary["variant"]),
+            ngettext("{n} round", "{n} rounds", rounds).format(n=rounds),
+            _("finished {when}").format(when=when(summary["finished"])),
         )
+        text = Text(" " + f" {dot} ".join(facts) + "\n ", style="bold")
         scores = summary["scores"]
         for seat, (name, score) in enumerate(zip(summary["names"], scores, strict=False)):
             if seat:
                 text.append(f" {dot} ")
             bot = seat < len(summary["bots"]) and summary["bots"][seat]
             won = seat == summary["winner"]
-            text.append(name + (" (bot)" if bot else ""), style="bold" if won else "")
-            text.append(f" {score}" + (" (won)" if won else ""))
-        text.append("\n Enter replays it: every hand revealed, step by step.", style="dim")
+            shown = _("{name} (bot)").format(name=name) if bot else name
+            text.append(shown, style="bold" if won else "")
+            text.append(" " + (_("{score} (won)").format(score=score) if won else str(score)))
+        text.append("\n " + _("Enter replays it: every hand revealed, step by step."), style="dim")
         detail.update(text)

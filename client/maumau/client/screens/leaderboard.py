@@ -15,12 +15,25 @@ from textual.widgets import DataTable, Static
 
 from maumau.protocol.messages import GetStats
 
-from ..render import counted
+from ..i18n import N_, _, ngettext
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
 from .records_base import CLOSE_KEYS, RecordsScreen
 
 LEADERS = 20  # players on the leaderboard
+
+# The columns, by key; their headers are translated when drawn (the table sizes each
+# column to its header and cells, so a longer word makes its column wider).
+COLUMNS = (
+    ("rank", "#"),
+    # NOTE: leaderboard column headers: keep them short (at 60 columns the six
+    # headers and the widest name share 56 cells; about 9 a header).
+    ("player", N_("player")),
+    ("matches", N_("matches")),
+    ("wins", N_("wins")),
+    ("rounds_won", N_("rounds won")),
+    ("average_score", N_("avg score")),
+)
 
 
 class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
@@ -29,22 +42,29 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
 
     BINDINGS = [
         *CLOSE_KEYS,
-        Binding("r", "ask", "refresh"),
+        Binding("r", "ask", N_("refresh")),
     ]
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="leaderboard"):
-            yield Static("Leaderboard", classes="title")
+            yield Static(_("Leaderboard"), classes="title")
             yield DataTable(id="leaders", cursor_type="row", zebra_stripes=True)
             yield Static("", id="leaders-you")
-            yield Static("Esc or q closes, r refreshes", classes="hint")
+            yield Static(_("Esc or q closes, r refreshes"), classes="hint")
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one("#leaders", DataTable)
-        for title in ("#", "player", "matches", "wins", "rounds won", "avg score"):
-            table.add_column(title, key=title)
         self.run_worker(self.action_ask())  # once mounted: the table is laid out first
+
+    def _columns(self, table: DataTable[object]) -> None:
+        """Give the table its columns, headed in the current language (again when
+        the language changed or the screen was composed anew)."""
+        headers = [_(title) if title != "#" else title for _key, title in COLUMNS]
+        if [str(column.label) for column in table.columns.values()] == headers:
+            return
+        table.clear(columns=True)
+        for (key, _title), header in zip(COLUMNS, headers, strict=True):
+            table.add_column(header, key=key)
 
     async def action_ask(self) -> None:
         model = self.host.model
@@ -64,8 +84,9 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
         if not self.is_mounted:
             return
         model = self.host.model
-        table = self.query_one("#leaders", DataTable)
+        table: DataTable[object] = self.query_one("#leaders", DataTable)
         line = self.query_one("#leaders-you", Static)
+        self._columns(table)
         table.clear()
         problem = model.records_errors.get("get_stats")
         stats = model.stats
@@ -75,7 +96,7 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
             return
         if stats is None:
             table.display = False
-            line.update("Asking the server...")
+            line.update(_("Asking the server..."))
             return
         table.display = bool(stats.leaders)
         mine = None
@@ -83,7 +104,8 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
             me = player["name"] == model.name
             if me:
                 mine = rank - 1
-            name = Text(player["name"] + (" (you)" if me else ""), style="bold" if me else "")
+            shown = _("{name} (you)").format(name=player["name"]) if me else player["name"]
+            name = Text(shown, style="bold" if me else "")
             table.add_row(
                 Text(str(rank), justify="right"),
                 name,
@@ -97,15 +119,20 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
         you = stats.you
         text = Text()
         if not stats.leaders:
-            text.append("No finished matches with players yet.\n")
+            text.append(_("No finished matches with players yet.") + "\n")
         if you is None:
-            text.append(f"You ({model.name}) have no finished match yet.")
+            text.append(_("You ({name}) have no finished match yet.").format(name=model.name))
         elif mine is not None:
-            text.append(f"You ({model.name}) are number {mine + 1}.")
+            text.append(_("You ({name}) are number {rank}.").format(name=model.name, rank=mine + 1))
         else:
+            matches, wins, rounds = you["matches"], you["wins"], you["rounds_won"]
             text.append(
-                f"You ({you['name']}): {counted(you['matches'], 'match', 'matches')}, "
-                f"{counted(you['wins'], 'win')}, {counted(you['rounds_won'], 'round')} won, "
-                f"average score {you['average_score']:.1f}"
+                _("You ({name}): {matches}, {wins}, {rounds}, average score {average}").format(
+                    name=you["name"],
+                    matches=ngettext("{n} match", "{n} matches", matches).format(n=matches),
+                    wins=ngettext("{n} win", "{n} wins", wins).format(n=wins),
+                    rounds=ngettext("{n} round won", "{n} rounds won", rounds).format(n=rounds),
+                    average=f"{you['average_score']:.1f}",
+                )
             )
         line.update(text)

@@ -9,6 +9,7 @@ that needs the server becomes a :class:`~.messages.ToServer` message to the app.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -20,6 +21,7 @@ from textual.widgets import DataTable, Input, RichLog, Static
 from maumau.protocol.messages import Chat, JoinTable, ListTables, WatchTable
 
 from ..host import Host, host_of
+from ..i18n import N_, _, ngettext, pgettext
 from ..literal import literal
 from ..model import seat_label
 from ..widgets.banner import Banner
@@ -31,27 +33,56 @@ from .messages import ToServer
 from .new_table import NewTableScreen
 from .password import PasswordScreen
 
+# The other columns and the cells' padding take this much of the width in English
+# (the players column gets the rest); longer words in the player's language take
+# their extra cells from the players column.
+OTHER_COLUMNS = 52
+
+
+def game_word(variant: str) -> str:
+    """The game's short name in the table list."""
+    return _("Mau Mau") if variant == "classic" else pgettext("game", "American")
+
+
+def state_words(state: str, round_no: int, wide: bool) -> str:
+    """A table's state as the list says it; narrow, a running match is only its
+    round ("round 3" alone says it is playing, and fits)."""
+    if state == "playing":
+        if wide:
+            return _("playing round {round}").format(round=round_no)
+        return _("round {round}").format(round=round_no)
+    if state == "waiting":
+        return pgettext("table state", "waiting")
+    if state == "finished":
+        return pgettext("table state", "finished")
+    return state  # a state this client does not know: as the server says it
+
+
+def extra_cells(mine: str, english: str) -> int:
+    """How many cells wider ``mine`` (the player's language) is than ``english``."""
+    return max(0, cell_len(mine) - cell_len(english))
+
 
 class TableList(PickList):
     """The lobby's tables: Enter joins the one under the cursor."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "join")]
+    BINDINGS = [Binding("enter", "select_cursor", N_("join"))]
 
 
 class LobbyScreen(Screen[None]):
     """Tables, players online and lobby chat."""
 
     BINDINGS = [
-        Binding("enter", "join", "join"),
-        Binding("w", "watch", "watch"),
-        Binding("n", "new_table", "new table"),
-        Binding("s", "app.leaderboard", "stats"),
-        Binding("l", "app.leaderboard", "leaderboard", show=False),
-        Binding("h", "app.history", "history"),
-        Binding("r", "refresh", "refresh", show=False),
-        Binding("tab", "chat", "chat", priority=True),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("q", "app.quit", "quit"),
+        Binding("enter", "join", N_("join")),
+        Binding("w", "watch", N_("watch")),
+        Binding("n", "new_table", N_("new table")),
+        Binding("s", "app.leaderboard", N_("stats")),
+        Binding("l", "app.leaderboard", N_("leaderboard"), show=False),
+        Binding("h", "app.history", N_("history")),
+        Binding("r", "refresh", N_("refresh"), show=False),
+        Binding("tab", "chat", N_("chat"), priority=True),
+        Binding("question_mark", "help", N_("help"), key_display="?"),
+        Binding("q", "app.quit", N_("quit")),
     ]
 
     def compose(self) -> ComposeResult:
@@ -62,7 +93,8 @@ class LobbyScreen(Screen[None]):
             yield Static("", id="online")
             yield RichLog(id="lobby-chat", wrap=True)
         yield ChatInput(
-            placeholder="say something to the lobby; Enter sends, Esc leaves", id="lobby-input"
+            placeholder=_("say something to the lobby; Enter sends, Esc leaves"),
+            id="lobby-input",
         )
         yield KeyFooter()
 
@@ -75,8 +107,6 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.drawn = True
         self.set_class(self.host.ascii_only, "ascii")
-        table = self.query_one("#tables", DataTable)
-        table.add_columns("table", "game", "seats", "players", "state")
         self.query_one("#lobby-input", Input).display = False
         self.refresh_model()
 
@@ -89,40 +119,43 @@ class LobbyScreen(Screen[None]):
         host = self.host
         model = host.model
         width = self.size.width or 80
-        you = f"you: {model.name}"
+        you = _("you: {name}").format(name=model.name)
         title = Text(" maumau  ", style="bold")
         label = host.server_label
-        room = width - 1 - len(title.plain) - 1 - len(you)
+        room = width - 1 - title.cell_len - 1 - cell_len(you)
         if len(label) > room:  # a long address gives way to the player's name
             label = label[: max(0, room - 3)] + "..."
         title.append_text(literal(label))
-        title.append(" " * max(1, width - 1 - len(title.plain) - len(you)) + you)
+        title.append(" " * max(1, width - 1 - title.cell_len - cell_len(you)))
+        title.append_text(literal(you))
         self.query_one("#lobby-title", Static).update(title)
-        table = self.query_one("#tables", DataTable)
+        table: DataTable[object] = self.query_one("#tables", DataTable)
+        self._columns(table)
         lobby = model.lobby
         keep = table.cursor_row
         table.clear()
-        room = max(8, width - 52)  # for the players column: the state column stays whole
+        wide = width >= 70
+        # For the players column: the state column stays whole.
+        room = max(8, width - OTHER_COLUMNS - self._extra_width(wide))
         cut = "..." if host.ascii_only else "…"
         if lobby is not None:
             for summary in lobby.tables:
                 seats = summary["seats"]
                 taken = sum(1 for s in seats if s["name"])
                 players = " ".join(seat_label(s).replace(" (", "(") for s in seats if s["name"])
-                lock = " (locked)" if summary["locked"] else ""
-                game = "Mau Mau" if summary["variant"] == "classic" else "American"
-                state = summary["state"]
-                if state == "playing":
-                    # Narrow: "round 3" alone says it is playing, and fits.
-                    playing = "playing round" if width >= 70 else "round"
-                    state = f"{playing} {summary['round']}"
+                name = summary["name"]
+                if summary["locked"]:
+                    name = _("{table} (locked)").format(table=name)
+                game = game_word(summary["variant"])
+                state = state_words(summary["state"], summary.get("round", 0), wide)
                 if len(players) > room:
                     players = players[: room - len(cut)] + cut
-                cells = (summary["name"] + lock, game, f"{taken}/{len(seats)}", players, state)
+                cells = (name, game, f"{taken}/{len(seats)}", players, state)
                 table.add_row(*map(literal, cells), key=str(summary["id"]))
             if lobby.more:
-                table.add_row(*map(literal, (f"... {lobby.more} more", "", "", "", "")))
-            online = Text(f"online ({len(lobby.online)})\n", style="bold")
+                more = ngettext("... {n} more", "... {n} more", lobby.more).format(n=lobby.more)
+                table.add_row(*map(literal, (more, "", "", "", "")))
+            online = Text(_("online ({n})").format(n=len(lobby.online)) + "\n", style="bold")
             online.append("  ".join(lobby.online))
             self.query_one("#online", Static).update(online)
         if lobby is not None and lobby.tables:
@@ -132,6 +165,46 @@ class LobbyScreen(Screen[None]):
         log.clear()
         for line in model.lobby_chat:
             log.write(literal(line))
+
+    def _columns(self, table: DataTable[object]) -> None:
+        """Give the table its columns, headed in the current language (again when the
+        language changed or the screen was composed anew)."""
+        headers = [
+            # NOTE: lobby column headers: the table's name, its game, its seats taken
+            # of all, who sits there, and whether it waits or plays.
+            pgettext("lobby column", "table"),
+            pgettext("lobby column", "game"),
+            pgettext("lobby column", "seats"),
+            pgettext("lobby column", "players"),
+            pgettext("lobby column", "state"),
+        ]
+        if [str(column.label) for column in table.columns.values()] == headers:
+            return
+        table.clear(columns=True)
+        for key, header in zip(
+            ("table", "game", "seats", "players", "state"), headers, strict=True
+        ):
+            table.add_column(header, key=key)
+
+    @staticmethod
+    def _extra_width(wide: bool) -> int:
+        """How much wider than in English the game and state columns are in the
+        player's language (their widest word or header), so that the players column
+        gives those cells up and the state column stays whole."""
+        game = max(
+            extra_cells(game_word("classic"), "Mau Mau"),
+            extra_cells(game_word("american"), "American"),
+            extra_cells(pgettext("lobby column", "game"), "game"),
+        )
+        playing = (state_words("playing", 10, wide), "playing round 10" if wide else "round 10")
+        state = max(
+            extra_cells(*playing),
+            extra_cells(state_words("waiting", 0, wide), "waiting"),
+            extra_cells(state_words("finished", 0, wide), "finished"),
+            extra_cells(pgettext("lobby column", "state"), "state"),
+        )
+        seats = extra_cells(pgettext("lobby column", "seats"), "seats")
+        return game + state + seats
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("join", "watch"):
@@ -159,7 +232,7 @@ class LobbyScreen(Screen[None]):
     def _enter(self, watch: bool) -> None:
         table_id = self._selected()
         if table_id is None:
-            self.app.notify("No table yet: press n to make one")
+            self.app.notify(_("No table yet: press n to make one"))
             return
 
         def go(password: str | None) -> None:

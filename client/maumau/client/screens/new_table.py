@@ -10,18 +10,24 @@ their own. The bots are placed with the :class:`~maumau.client.widgets.seat_plan
 The house rules are :class:`RuleBox` es, drawn ``[x]`` or ``[ ]`` so that on and off
 never differ by colour alone (and in plain ASCII).
 
-The default name is the player's own table, ``Ann's table``, numbered when the lobby
-already has one of that name (``Ann's table 2``). Enter in any field, or the Create
-button, checks the numbers and the seat count here (so a mistake is said at once,
-next to the form), then asks the app to send ``create_table`` and closes; the server
-says the rest. Esc, or the Cancel button, closes without creating. The dialog has its
-own footer, so only its own keys are offered while it is open.
+The default name is the player's own table, ``Ann's table`` (in the player's
+language), numbered when the lobby already has one of that name (``Ann's table 2``).
+Enter in any field, or the Create button, checks the numbers and the seat count here
+(so a mistake is said at once, next to the form), then asks the app to send
+``create_table`` and closes; the server says the rest. Esc, or the Cancel button,
+closes without creating. The dialog has its own footer, so only its own keys are
+offered while it is open.
+
+Every word is the client's own (the server sends no names or help for settings):
+the labels are translated when the dialog is composed, and the column of labels on
+the left is as wide as its longest label in the player's language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -37,26 +43,30 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 from maumau.protocol.messages import CreateTable
 
 from ..host import host_of
+from ..i18n import N_, _, pgettext
 from ..widgets.ascii_aware import AsciiAware, AsciiInput
 from ..widgets.key_footer import KeyFooter
 from ..widgets.seat_plan import SeatPlan
 from .messages import ToServer
 
 # The house rules, short enough for two columns at the minimum width (60); the help
-# screen says each in full.
+# screen says each in full. Translated where they are shown.
 HOUSE_RULES = {
     "classic": [
-        ("jack_on_jack", "Jack on Jack", True),
-        ("reverse_skips_with_two", "9 skips with 2", False),
+        # NOTE: a house rule in the new-table dialog: at most 24 characters (two
+        # columns of them fit a 60-column screen); the help says each in full.
+        ("jack_on_jack", N_("Jack on Jack"), True),
+        ("reverse_skips_with_two", N_("9 skips with 2"), False),
     ],
     "american": [
-        ("reverse_skips_with_two", "Reverse skips w/ 2", True),
-        ("stack_draw_two", "Draw 2 on Draw 2", False),
-        ("wild_draw_four_challenge", "Wild 4 challenge", False),
+        ("reverse_skips_with_two", N_("Reverse skips w/ 2"), True),
+        ("stack_draw_two", N_("Draw 2 on Draw 2"), False),
+        ("wild_draw_four_challenge", N_("Wild 4 challenge"), False),
     ],
 }
 
-GAMES = {"classic": "Mau Mau (32 cards)", "american": "American Mau-Mau (108 cards)"}
+GAMES = {"classic": N_("Mau Mau (32 cards)"), "american": N_("American Mau-Mau (108 cards)")}
+KEY_WIDTH = 7  # the least width of the labels' column (as .key in the stylesheet)
 SEAT_LIMITS = {"classic": 4, "american": 10}
 DEFAULT_SEATS = {"classic": 4, "american": 6}
 DEFAULT_TARGET = {"classic": 150, "american": 500}
@@ -66,7 +76,7 @@ NAME_LENGTH = 32  # the longest table name the server takes
 def unique_name(player: str, taken: set[str]) -> str:
     """``Ann's table``, or the first of ``Ann's table 2``, ``3``, ... not in ``taken``,
     cut so that it stays within the server's limit."""
-    base = f"{player.strip()}'s table" if player.strip() else "New table"
+    base = _("{player}'s table").format(player=player.strip()) if player.strip() else _("New table")
     number = 1
     while True:
         suffix = "" if number == 1 else f" {number}"
@@ -80,9 +90,9 @@ class GameChoice(Widget, can_focus=True):
     """The game, one line: ``< Mau Mau (32 cards) >``; Left/Right or Space switch it."""
 
     BINDINGS = [
-        Binding("left", "switch", "game", key_display="<-/->", show=False),
-        Binding("right", "switch", "game", show=False),
-        Binding("space", "switch", "switch game"),
+        Binding("left", "switch", N_("game"), key_display="<-/->", show=False),
+        Binding("right", "switch", N_("game"), show=False),
+        Binding("space", "switch", N_("switch game")),
     ]
 
     value: reactive[str] = reactive("classic")
@@ -102,20 +112,20 @@ class GameChoice(Widget, can_focus=True):
         self.value = "american" if self.value == "classic" else "classic"
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return 4 + max(len(name) for name in GAMES.values())
+        return 4 + max(cell_len(_(name)) for name in GAMES.values())
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 1
 
     def render(self) -> Content:
-        return Content(f"< {GAMES[self.value]} >")
+        return Content(f"< {_(GAMES[self.value])} >")
 
 
 class RuleBox(Checkbox, inherit_bindings=False):
     """A house rule, ``[x]`` on or ``[ ]`` off: never colour alone. Space toggles;
     Enter is left to the dialog (it creates the table)."""
 
-    BINDINGS = [Binding("space", "toggle_button", "on/off")]
+    BINDINGS = [Binding("space", "toggle_button", N_("on/off"))]
 
     def __init__(self, label: str, value: bool, **kwargs: Any) -> None:
         super().__init__(label, value, compact=True, **kwargs)
@@ -135,7 +145,7 @@ class Field(AsciiInput):
     """A one-line field (no tall border: the form fits one screen, in ASCII too)
     whose Enter shows in the footer as what it does: create the table."""
 
-    BINDINGS = [Binding("enter", "submit", "create", key_display="Enter")]
+    BINDINGS = [Binding("enter", "submit", N_("create"), key_display="Enter")]
 
 
 def field(value: str, widget_id: str, width: str = "number", **kwargs: Any) -> Field:
@@ -147,62 +157,93 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
     """Every table setting, with its default, on one screen."""
 
     BINDINGS = [
-        Binding("enter", "create", "create", key_display="Enter"),
-        Binding("ctrl+s", "create", "create", show=False),
-        Binding("escape", "cancel", "cancel", key_display="Esc"),
+        Binding("enter", "create", N_("create"), key_display="Enter"),
+        Binding("ctrl+s", "create", N_("create"), show=False),
+        Binding("escape", "cancel", N_("cancel"), key_display="Esc"),
     ]
 
     def compose(self) -> ComposeResult:
+        keys = {
+            # NOTE: the labels on the left of the new-table dialog; short words keep
+            # the form within 60 columns.
+            "name": _("Name"),
+            "game": _("Game"),
+            "seats": _("Seats"),
+            "target": _("Target"),
+            "rules": _("Rules"),
+            "mau": pgettext("setting group", "Mau"),
+            "clocks": _("Clocks"),
+        }
+        width = max(KEY_WIDTH, 1 + max(cell_len(text) for text in keys.values()))
+
+        def key(name: str) -> Label:
+            label = Label(keys[name], classes="key")
+            label.styles.width = width
+            return label
+
+        def unit(*words: str, gap: int = 1) -> Label:
+            """The words between two fields: the unit of the field before, or the
+            label of the field after, or both, ``gap`` cells apart (in one label, as
+            the English was always drawn)."""
+            return Label((" " * gap).join(words), classes="unit")
+
         with Vertical(classes="dialog", id="new-table"):
-            yield Label("New table", classes="title")
+            yield Label(_("New table"), classes="title")
             with Horizontal(classes="row"):
-                yield Label("Name", classes="key")
+                yield key("name")
                 yield field(self._default_name(), "t-name", "wide", max_length=NAME_LENGTH)
             with Horizontal(classes="row"):
-                yield Label("Game", classes="key")
+                yield key("game")
                 yield GameChoice(id="t-variant")
             with Horizontal(classes="row"):
-                yield Label("Seats", classes="key")
+                yield key("seats")
                 yield field(str(DEFAULT_SEATS["classic"]), "t-seats", type="integer")
                 yield Label("", id="t-seat-range", classes="unit")
             yield SeatPlan(id="t-plan")
             with Horizontal(classes="row"):
-                yield Label("Target", classes="key")
+                yield key("target")
                 yield field(str(DEFAULT_TARGET["classic"]), "t-target", type="integer")
-                yield Label("points  Password", classes="unit")
+                # NOTE: the unit of the target score, after its field.
+                yield unit(_("points"), _("Password"), gap=2)
                 yield field(
-                    "", "t-password", "wide", password=True, placeholder="empty: open table"
+                    "", "t-password", "wide", password=True, placeholder=_("empty: open table")
                 )
             with Horizontal(id="t-rules"):
-                yield Label("Rules", classes="key")
+                yield key("rules")
                 with Vertical(classes="rules"):
                     for variant, rules in HOUSE_RULES.items():
-                        for key, text, default in rules:
+                        for rule, text, default in rules:
                             yield RuleBox(
-                                text, default, id=f"r-{variant}-{key}", classes=f"rule-{variant}"
+                                _(text),
+                                default,
+                                id=f"r-{variant}-{rule}",
+                                classes=f"rule-{variant}",
                             )
-                    yield RuleBox("Lag compensation", False, id="r-lag")
+                    yield RuleBox(_("Lag compensation"), False, id="r-lag")
             with Horizontal(classes="row"):
-                yield Label("Mau", classes="key")
-                yield Label("penalty", classes="unit")
+                yield key("mau")
+                # NOTE: the Mau settings: the penalty for a missed call, for a false
+                # catch, and the call window in milliseconds.
+                yield unit(_("penalty"))
                 yield field("2", "t-mau-penalty", type="integer")
-                yield Label("false catch", classes="unit")
+                yield unit(_("false catch"))
                 yield field("0", "t-false-catch", type="integer")
-                yield Label("window", classes="unit")
+                yield unit(_("window"))
                 yield field("1500", "t-window", type="integer")
-                yield Label("ms", classes="unit")
+                yield unit(pgettext("unit", "ms"))
             with Horizontal(classes="row"):
-                yield Label("Clocks", classes="key")
-                yield Label("turn", classes="unit")
+                yield key("clocks")
+                # NOTE: the clocks: seconds for a turn, and to reconnect to one's seat.
+                yield unit(_("turn"))
                 yield field("45", "t-timeout", type="integer")
-                yield Label("s   reconnect grace", classes="unit")
+                yield unit(pgettext("unit", "s"), _("reconnect grace"), gap=3)
                 yield field("60", "t-grace", type="integer")
-                yield Label("s", classes="unit")
+                yield unit(pgettext("unit", "s"))
             yield Static("", id="t-error", classes="error")
             with Horizontal(classes="row", id="t-buttons"):
-                yield Button("Create", id="t-create", variant="primary", compact=True)
-                yield Button("Cancel", id="t-cancel", compact=True)
-                yield Static("Tab: next field", classes="hint")
+                yield Button(_("Create"), id="t-create", variant="primary", compact=True)
+                yield Button(_("Cancel"), id="t-cancel", compact=True)
+                yield Static(_("Tab: next field"), classes="hint")
         yield KeyFooter()
 
     def _default_name(self) -> str:
@@ -254,7 +295,9 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
         value = self.query_one("#t-seats", Input).value.strip()
         seats = int(value) if value.lstrip("-").isdigit() else DEFAULT_SEATS[variant]
         self.query_one(SeatPlan).seats = max(2, min(SEAT_LIMITS[variant], seats))
-        self.query_one("#t-seat-range", Label).update(f"2 to {SEAT_LIMITS[variant]}")
+        self.query_one("#t-seat-range", Label).update(
+            _("{least} to {most}").format(least=2, most=SEAT_LIMITS[variant])
+        )
 
     def _show_rules(self, variant: str) -> None:
         for box in self.query(RuleBox):
@@ -273,7 +316,7 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
             target = self._int("#t-target")
             if target:
                 settings["target_score"] = target
-            for key, _, _ in HOUSE_RULES[variant]:
+            for key, _text, _default in HOUSE_RULES[variant]:
                 settings[key] = self.query_one(f"#r-{variant}-{key}", Checkbox).value
             settings["lag_compensation"] = self.query_one("#r-lag", Checkbox).value
             for widget_id, key in (
@@ -287,11 +330,16 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
                 if value is not None:
                     settings[key] = value
         except ValueError:
-            self._problem("Numbers only, please")
+            self._problem(_("Numbers only, please"))
             return
         if not 2 <= seats <= SEAT_LIMITS[variant]:
-            game = "Mau Mau" if variant == "classic" else "American Mau-Mau"
-            self._problem(f"Seats: 2 to {SEAT_LIMITS[variant]} for {game}")
+            most = SEAT_LIMITS[variant]
+            if variant == "classic":
+                self._problem(_("Seats: {least} to {most} for Mau Mau").format(least=2, most=most))
+            else:
+                self._problem(
+                    _("Seats: {least} to {most} for American Mau-Mau").format(least=2, most=most)
+                )
             return
         plan = self.query_one(SeatPlan)
         plan.seats = seats

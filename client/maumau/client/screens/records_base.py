@@ -22,11 +22,12 @@ from textual.binding import Binding
 from maumau.protocol.messages import Message
 
 from ..host import Host, host_of
+from ..i18n import N_
 from .messages import ToServer
 
 CLOSE_KEYS = [
-    Binding("escape", "close", "close", key_display="Esc/q"),
-    Binding("q", "close", "close", show=False),
+    Binding("escape", "close", N_("close"), key_display="Esc/q"),
+    Binding("q", "close", N_("close"), show=False),
 ]
 
 

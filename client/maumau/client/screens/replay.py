@@ -25,6 +25,7 @@ from textual.widgets import Static
 from maumau.protocol.messages import GetReplay
 
 from .. import render
+from ..i18n import N_, _
 from ..literal import literal
 from ..model import REPLAY_PAGE, ReplayBook, plain
 from ..widgets.ascii_aware import AsciiAware
@@ -39,17 +40,18 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
     """A finished match, step by step, every hand revealed (``get_replay`` pages)."""
 
     BINDINGS = [
-        Binding("right", "step(1)", "step", key_display="←→"),
-        Binding("left", "step(-1)", "step", show=False),
-        Binding("space", "step(1)", "step", show=False),
-        Binding("pagedown", "step(10)", "10 steps", key_display="PgUp/PgDn"),
-        Binding("pageup", "step(-10)", "10 steps", show=False),
-        Binding("home", "first", "first"),
-        Binding("end", "last", "last"),
-        Binding("n", "round(1)", "round", key_display="n/p"),
-        Binding("p", "round(-1)", "round", show=False),
-        Binding("q", "back", "back"),
-        Binding("escape", "back", "back", show=False),
+        Binding("right", "step(1)", N_("step"), key_display="←→"),
+        Binding("left", "step(-1)", N_("step"), show=False),
+        Binding("space", "step(1)", N_("step"), show=False),
+        Binding("pagedown", "step(10)", N_("10 steps"), key_display="PgUp/PgDn"),
+        Binding("pageup", "step(-10)", N_("10 steps"), show=False),
+        # NOTE: replay keys: to the first step, to the last step, to a round's start.
+        Binding("home", "first", N_("first")),
+        Binding("end", "last", N_("last")),
+        Binding("n", "round(1)", N_("round"), key_display="n/p"),
+        Binding("p", "round(-1)", N_("round"), show=False),
+        Binding("q", "back", N_("back")),
+        Binding("escape", "back", N_("back"), show=False),
     ]
 
     def __init__(self, match: int, summary: dict[str, Any] | None = None) -> None:
@@ -58,7 +60,7 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         self.summary = summary
         self.n = 0  # the step shown
         self.seek = 0  # +1 / -1: on the way to the next / previous round start
-        self.note = ""  # a word about the last key, until the next one
+        self.note = ""  # a word about the last key, until the next one (English, N_)
 
     @property
     def book(self) -> ReplayBook:
@@ -75,14 +77,16 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Banner()
         yield Static("", id="replay-title", classes="title")
-        yield Static("", id="replay-hands")
+        hands = Static("", id="replay-hands")
+        hands.border_title = _("every hand")
+        yield hands
         yield Static("", id="replay-table")
-        yield Static("", id="replay-lines")
+        lines = Static("", id="replay-lines")
+        lines.border_title = _("what happened")
+        yield lines
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#replay-hands", Static).border_title = "every hand"
-        self.query_one("#replay-lines", Static).border_title = "what happened"
         self.book.error = None
         self._fetch()
         self.refresh_records()
@@ -143,10 +147,10 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
             start = book.wants(missing)
             if start is not None:
                 self.ask(GetReplay(self.match, start, REPLAY_PAGE))
-            self.note = "looking for the round start..."
+            self.note = N_("looking for the round start...")
         else:
             self.seek = 0
-            self.note = "this is the last round"
+            self.note = N_("this is the last round")
 
     async def action_back(self) -> None:
         self.dismiss(None)
@@ -175,7 +179,7 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         lines = self.query_one("#replay-lines", Static)
         step = book.steps.get(self.n)
         if step is None:
-            hands.update(Text(f" {book.error}" if book.error else " loading...", style="bold"))
+            hands.update(Text(" " + (book.error or _("loading...")), style="bold"))
             table.update("")
             lines.update("")
             return
@@ -190,9 +194,9 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         for line in step["lines"]:
             text.append(plain(line, ascii_only) + "\n")
         if not step["lines"]:
-            text.append("(nothing visible happened)\n", style="dim")
+            text.append(_("(nothing visible happened)") + "\n", style="dim")
         if self.note or book.error:
-            text.append(f"({self.note or book.error})", style="italic")
+            text.append(f"({_(self.note) if self.note else book.error})", style="italic")
         lines.update(text)
 
 
@@ -200,8 +204,8 @@ class LoneReplayScreen(ReplayScreen):
     """``maumau-client --replay``: the only screen; leaving it quits the client."""
 
     BINDINGS = [
-        Binding("q", "back", "quit"),
-        Binding("escape", "back", "quit", show=False),
+        Binding("q", "back", N_("quit")),
+        Binding("escape", "back", N_("quit"), show=False),
     ]
 
     async def action_back(self) -> None:

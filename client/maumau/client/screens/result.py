@@ -40,6 +40,7 @@ from maumau.protocol.messages import LeaveTable
 
 from .. import render
 from ..host import host_of
+from ..i18n import N_, _, ngettext
 from ..literal import clean
 from ..model import Model
 from ..widgets.ascii_aware import AsciiAware
@@ -69,12 +70,12 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
     It waits for a key; closing it tells the server this player is ready."""
 
     BINDINGS = [
-        Binding("enter", "ready", "ready"),
-        Binding("enter", "close", "close"),
-        Binding("space", "hide", "continue", show=False),
-        Binding("escape", "hide", "continue", show=False),
-        Binding("r", "rematch", "rematch"),
-        Binding("q", "leave", "leave"),
+        Binding("enter", "ready", N_("ready")),
+        Binding("enter", "close", N_("close")),
+        Binding("space", "hide", N_("continue"), show=False),
+        Binding("escape", "hide", N_("continue"), show=False),
+        Binding("r", "rematch", N_("rematch")),
+        Binding("q", "leave", N_("leave")),
     ]
 
     def __init__(self, text: Text | None = None, match_over: bool | None = None) -> None:
@@ -107,10 +108,10 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
 
     @property
     def frozen(self) -> str | None:
-        """Why the countdown stands still, if it does."""
+        """Why the countdown stands still, if it does (in the player's language)."""
         if host_of(self.app).shown_banner is None:
             return None
-        return "table paused" if self.model.paused else "connection down"
+        return _("table paused") if self.model.paused else _("connection down")
 
     # --- drawing -------------------------------------------------------------------
 
@@ -166,23 +167,31 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
         if banner:  # the screens' banner is under this dialog: say it here too
             text.append(clean(banner) + "\n", style="bold")
         dot = " - " if host_of(self.app).ascii_only else " · "
+        # Each key's words are one message; the keys stay as they are in every language.
+        leave, close = _("q: leave the table"), _("Enter: close")
         if self.over:
             if self.seated:
-                text.append("r: ask for a rematch", style="bold")
-                text.append(f"{dot}q: leave the table{dot}Enter: close")
+                text.append(_("r: ask for a rematch"), style="bold")
+                text.append(f"{dot}{leave}{dot}{close}")
             else:
-                text.append(f"Enter: close{dot}q: leave the table")
+                text.append(f"{close}{dot}{leave}")
             return text
         if self.seated:
-            text.append("Enter: ready for the next round", style="bold")
+            text.append(_("Enter: ready for the next round"), style="bold")
         else:
-            text.append("Enter: close", style="bold")
+            text.append(close, style="bold")
         if self.seconds_left is not None:
             frozen = self.frozen
             if frozen is not None:
-                text.append(f"{dot}next deal on hold ({frozen})")
+                text.append(dot + _("next deal on hold ({why})").format(why=frozen))
             else:
-                text.append(f"{dot}next deal in {math.ceil(self.seconds_left)} s")
+                seconds = math.ceil(self.seconds_left)
+                text.append(
+                    dot
+                    + ngettext("next deal in {n} s", "next deal in {n} s", seconds).format(
+                        n=seconds
+                    )
+                )
         return text
 
     # --- keys ----------------------------------------------------------------------

@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..i18n import N_, _
 from ..model import label, suit_words
 from ..widgets.ascii_aware import AsciiAware
 
@@ -19,14 +20,14 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
     """Name a suit (after a Jack) or a colour (after a wild). Esc cancels the play."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "cancel"),
+        Binding("escape", "cancel", N_("cancel")),
         Binding("1", "pick(0)", "1", show=False),
         Binding("2", "pick(1)", "2", show=False),
         Binding("3", "pick(2)", "3", show=False),
         Binding("4", "pick(3)", "4", show=False),
-        Binding("up", "move(-1)", "up", show=False),
-        Binding("down", "move(1)", "down", show=False),
-        Binding("enter", "choose", "name it"),
+        Binding("up", "move(-1)", N_("up"), show=False),
+        Binding("down", "move(1)", N_("down"), show=False),
+        Binding("enter", "choose", N_("name it")),
     ]
 
     def __init__(self, card: str, letters: list[str], ascii_only: bool) -> None:
@@ -39,7 +40,7 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="suit-picker"):
             yield Static("", id="suits")
-            yield Static("1-4, or Up/Down and Enter. Esc cancels", classes="hint")
+            yield Static(_("1-4, or Up/Down and Enter. Esc cancels"), classes="hint")
 
     def on_mount(self) -> None:
         self._draw()
@@ -47,8 +48,11 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
     def _draw(self) -> None:
         classic = self.letters[0] in "SHDC"
         card = label(self.card, self.ascii_only)
-        what = "suit" if classic else "colour"
-        text = Text(f"Playing {card}: name the {what}\n\n", style="bold")
+        if classic:
+            question = _("Playing {card}: name the suit").format(card=card)
+        else:
+            question = _("Playing {card}: name the colour").format(card=card)
+        text = Text(question + "\n\n", style="bold")
         for i, letter in enumerate(self.letters):
             mark = ">" if i == self.cursor else " "
             text.append(

@@ -54,6 +54,7 @@ from maumau.protocol.messages import (
 
 from .. import render
 from ..host import Host, host_of
+from ..i18n import N_, _
 from ..literal import clean, literal
 from ..model import Model, plain
 from ..widgets.banner import Banner
@@ -85,22 +86,25 @@ class TableScreen(Screen[None]):
     AUTO_FOCUS = ""  # nothing takes the keys from the screen (the chat box is hidden)
 
     BINDINGS = [
-        Binding("left", "cursor(-1)", "pick", key_display="←→", priority=True),
-        Binding("right", "cursor(1)", "pick", show=False, priority=True),
+        # NOTE: the table's keys in the footer: pick a card, play it, draw, keep the
+        # drawn card, take a penalty, challenge a Wild Draw Four, say Mau / Mau Mau,
+        # catch a player who forgot to, start the match, ask for a rematch.
+        Binding("left", "cursor(-1)", N_("pick"), key_display="←→", priority=True),
+        Binding("right", "cursor(1)", N_("pick"), show=False, priority=True),
         *[Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)],
-        Binding("enter", "play", "play"),
-        Binding("d", "draw", "draw"),
-        Binding("k", "keep", "keep"),
-        Binding("t", "take", "take"),
-        Binding("x", "challenge", "challenge"),
-        Binding("m", "mau", "Mau"),
-        Binding("M", "maumau", "Mau Mau", key_display="M"),
-        Binding("c", "catch", "catch"),
-        Binding("s", "start", "start"),
-        Binding("r", "rematch", "rematch"),
-        Binding("tab", "chat", "chat", priority=True),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("q", "leave", "leave"),
+        Binding("enter", "play", N_("play")),
+        Binding("d", "draw", N_("draw")),
+        Binding("k", "keep", N_("keep")),
+        Binding("t", "take", N_("take")),
+        Binding("x", "challenge", N_("challenge")),
+        Binding("m", "mau", N_("Mau")),
+        Binding("M", "maumau", N_("Mau Mau"), key_display="M"),
+        Binding("c", "catch", N_("catch")),
+        Binding("s", "start", N_("start")),
+        Binding("r", "rematch", N_("rematch")),
+        Binding("tab", "chat", N_("chat"), priority=True),
+        Binding("question_mark", "help", N_("help"), key_display="?"),
+        Binding("q", "leave", N_("leave")),
     ]
 
     def __init__(self) -> None:
@@ -129,7 +133,7 @@ class TableScreen(Screen[None]):
             yield LineLog(id="log")
             yield LineLog(id="chat")
         box = ChatInput(
-            placeholder="say something at the table; Enter sends, Esc leaves", id="chat-input"
+            placeholder=_("say something at the table; Enter sends, Esc leaves"), id="chat-input"
         )
         box.display = False  # hidden from the start, so it never takes the first focus
         yield box
@@ -377,14 +381,15 @@ class TableScreen(Screen[None]):
 
         model = self.host.model
         playing = model.view is not None and model.view.phase != "match_over"
+        # The question's English; the dialog translates it when drawn.
         if model.seat is None:
-            question = "Leave this table?"
+            question = N_("Leave this table?")
         elif playing:
-            question = "Leave this table? A bot takes your seat."
+            question = N_("Leave this table? A bot takes your seat.")
         elif model.view is not None:
-            question = "Leave this table? The match is over: nothing is lost."
+            question = N_("Leave this table? The match is over: nothing is lost.")
         else:
-            question = "Leave this table? Your seat becomes free."
+            question = N_("Leave this table? Your seat becomes free.")
         self.app.push_screen(ConfirmScreen(question), answer)
 
 
