@@ -191,7 +191,7 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
             winner = max(range(len(step["scores"])), key=lambda seat: step["scores"][seat])
         table.update(render.replay_table(book, step, ascii_only, winner))
         text = Text()
-        for line in step["lines"]:
+        for line in book.lines(step):
             text.append(plain(line, ascii_only) + "\n")
         if not step["lines"]:
             text.append(_("(nothing visible happened)") + "\n", style="dim")

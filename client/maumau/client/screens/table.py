@@ -369,9 +369,11 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         model = self.host.model
         rules = ""
+        settings = None
         if model.table is not None:
-            rules = rules_summary(model.table.settings)
-        self.app.push_screen(HelpScreen(rules))
+            settings = model.table.settings
+            rules = rules_summary(settings)
+        self.app.push_screen(HelpScreen(rules, settings=settings))
 
     def action_leave(self) -> None:
         def answer(yes: bool | None) -> None:
