@@ -172,9 +172,7 @@ EXAMPLES: dict[str, Message] = {
                     "hands": (("JH",), ("8C", "AS")),
                     "scores": (0, 0),
                     "stock": 12,
-                    "events": (
-                        {"kind": "card_played", "seat": 0, "card": "7H", "cards_left": 1},
-                    ),
+                    "events": ({"kind": "card_played", "seat": 0, "card": "7H", "cards_left": 1},),
                 },
             ),
         ),

@@ -40,11 +40,18 @@ _SCORES = s.array(s.integer(0, 10_000_000), 10)
 class MessageError(ValueError):
     """A decoded map is not a valid message. ``code`` is the protocol error code."""
 
-    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        ref: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.ref = ref
+        self.details = details
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,15 +366,16 @@ ERROR_DETAIL_FIELDS: dict[str, s.Validator] = {
     "card": s.text(8, 1),
     "top": s.card,
     "named": _NAMED,
-    "limit": s.integer(0, 2**31),
+    "limit": s.integer(0, 2**32),
     "version": s.integer(0, 65535),
     "seconds": s.number(0, 1e7),
     "seat": s.integer(-(2**31), 2**31),
     "table": s.integer(0, 2**62),
     "match": s.integer(0, 2**62),
-    "count": s.integer(0, 2**31),
+    "count": s.integer(0, 2**32),
     "amount": s.integer(0, 1000),
     "answer": _ANSWER,
+    "why": s.text(32, 1),
 }
 """The facts an ``error`` may carry in ``details`` (docs/protocol.md lists, per code,
 which ones): with ``code`` they let a client write the message in its own language.
@@ -614,10 +622,12 @@ KIND_FACTS: dict[str, tuple[str, ...]] = {
     "round_ended": ("round", "winner", "points", "scores"),
     "match_ended": ("winner", "scores"),
 }
-"""The facts of each kind of event this version knows, in the order they are sent."""
+"""The facts of each kind of event this version knows (on the wire they come in the
+order of :data:`EVENT_FACTS`)."""
 KIND_OPTIONAL_FACTS: dict[str, frozenset[str]] = {
     "round_dealt": frozenset({"named", "returned"}),
     "card_played": frozenset({"named", "call"}),
+    "penalty_drawn": frozenset({"answer"}),
     "caught": frozenset({"card"}),
 }
 """The facts a kind carries only sometimes (the others are always present)."""
@@ -863,7 +873,9 @@ def decode_message(data: Any, sender: str) -> Message:
         raise MessageError("bad_message", "a message must be a map")
     kind = data.get("type")
     if type(kind) is not str:
-        raise MessageError("bad_message", "a message needs a string field 'type'")
+        raise MessageError(
+            "bad_message", "a message needs a string field 'type'", None, {"field": "type"}
+        )
     cls = MESSAGE_TYPES.get(kind)
     if cls is None or cls.SENDER not in ("both", sender):
         raise MessageError("unknown_type", f"unknown message type {kind!r}", kind)
@@ -878,5 +890,5 @@ def decode_message(data: Any, sender: str) -> Message:
             if key != "type" and key not in cls.SCHEMA:
                 raise s.SchemaError(f"{kind}.{key}", "is not a known field")
     except s.SchemaError as error:
-        raise MessageError("bad_message", str(error), kind) from None
+        raise MessageError("bad_message", str(error), kind, {"field": error.path[:64]}) from None
     return cls(**values)
