@@ -163,6 +163,19 @@ def offered(actions: list[Action]) -> tuple[Action, ...]:
     move is the same) and in the documented order: plays (in hand order), draw, pass,
     challenge, the calls (``mau`` before ``maumau``), the catches (by the order their
     windows opened)."""
+    # This runs for every view sent, so the common cases are taken first:
+    # legal_actions lists the turn's moves in order and each once; only a Wild Draw
+    # Four lists challenge before draw, and only calls and catches (which come after
+    # the turn's moves) can repeat. A list ending in a turn move has none of those.
+    if not actions:
+        return ()
+    last = type(actions[-1])
+    if last is Draw:
+        if type(actions[0]) is Challenge:  # exactly [challenge, draw]
+            return (actions[1], actions[0])
+        return tuple(actions)
+    if last is Pass or last is Play:
+        return tuple(actions)
     unique = dict.fromkeys(actions)
     return tuple(sorted(unique, key=lambda action: _ORDER[type(action)]))
 
