@@ -21,6 +21,7 @@ from maumau.protocol.messages import (
     KIND_OPTIONAL_FACTS,
     PROTOCOL_VERSION,
     CreateTable,
+    DrawCard,
     Error,
     GameEvent,
     GetReplay,
@@ -280,4 +281,33 @@ async def test_replay_steps_carry_each_line_as_facts(nursery: trio.Nursery, tmp_
     first = page.steps[0]["events"][0]
     assert first["kind"] == "round_dealt" and first["top"] == page.steps[0]["top"]
     assert {"round_dealt", "card_played"} <= kinds
+    await ann.aclose()
+
+
+async def test_lines_told_again_on_arrival_carry_their_facts(
+    tcp_server: tuple[Server, int],
+) -> None:
+    _, port = tcp_server
+    ann = await WireClient.connect("127.0.0.1", port, "Ann")
+    await ann.wait_for(Lobby)
+    settings = {"variant": "classic", "seats": 2, "turn_timeout_s": 3600}
+    await ann.send(CreateTable("Again", settings, (1,)))
+    info = await ann.wait_for(TableInfo)
+    await ann.send(StartMatch())
+    view = await wait_view(ann, lambda v: v.phase == "playing" and v.turn == 0)
+    move = next(m for m in view.legal if m["kind"] in ("play", "draw"))
+    await ann.send(PlayCard(move["card"], move.get("named")) if "card" in move else DrawCard())
+    await wait_view(ann, lambda v: v.seq > view.seq)
+    eve = await WireClient.connect("127.0.0.1", port, "Eve")
+    await eve.wait_for(Lobby)
+    await eve.send(WatchTable(info.id))
+    arrival = await eve.wait_for(View)
+    again = [m for m in eve.received if isinstance(m, GameEvent)]
+    assert again and again[0].kind == "round_dealt"
+    await wait_view(ann, lambda v: v.seq >= arrival.seq)
+    told = {m.seq: m for m in ann.received if isinstance(m, GameEvent)}
+    assert again == [told[e.seq] for e in again]  # as first sent, facts and all
+    for event in again:
+        check_facts(event)
+    await eve.aclose()
     await ann.aclose()
