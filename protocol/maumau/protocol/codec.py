@@ -72,11 +72,20 @@ class State(Enum):
 
 
 class ProtocolError(Exception):
-    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+    """``details``: the facts ``message`` states, as an ``error`` message's ``details``."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        ref: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.ref = ref
+        self.details = details
 
 
 class LocalProtocolError(ProtocolError):
@@ -86,8 +95,15 @@ class LocalProtocolError(ProtocolError):
 class RemoteProtocolError(ProtocolError):
     """The peer sent something invalid. ``fatal``: the stream can no longer be trusted."""
 
-    def __init__(self, code: str, message: str, ref: str | None = None, fatal: bool = False):
-        super().__init__(code, message, ref)
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        ref: str | None = None,
+        fatal: bool = False,
+        details: dict[str, Any] | None = None,
+    ):
+        super().__init__(code, message, ref, details)
         self.fatal = fatal
 
 
@@ -140,7 +156,11 @@ class Connection:
             return self._end_or_need()
         (length,) = HEADER.unpack_from(buffer)
         if length > self.max_frame:
-            self._fail("frame_too_large", f"frame of {length} bytes exceeds {self.max_frame}")
+            self._fail(
+                "frame_too_large",
+                f"frame of {length} bytes exceeds {self.max_frame}",
+                {"count": length, "limit": self.max_frame},
+            )
         if length == 0:
             self._fail("bad_frame", "empty frame")
         if len(buffer) < 4 + length:
@@ -157,7 +177,9 @@ class Connection:
         try:
             message = decode_message(data, self.peer)
         except MessageError as error:
-            raise RemoteProtocolError(error.code, error.message, error.ref) from None
+            raise RemoteProtocolError(
+                error.code, error.message, error.ref, details=error.details
+            ) from None
         self._check_incoming(message)
         return message
 
@@ -169,9 +191,9 @@ class Connection:
             return PEER_CLOSED
         return NEED_DATA
 
-    def _fail(self, code: str, message: str) -> Any:
+    def _fail(self, code: str, message: str, details: dict[str, Any] | None = None) -> Any:
         self.state = State.ERROR
-        self._fatal = RemoteProtocolError(code, message, fatal=True)
+        self._fatal = RemoteProtocolError(code, message, fatal=True, details=details)
         self._buffer.clear()
         raise self._fatal
 

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import schema as s
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 NAME_MAX = 24
 CHAT_MAX = 200
 TABLE_NAME_MAX = 32
@@ -33,16 +33,25 @@ _NAME = s.text(NAME_MAX, 1, printable=True, trimmed=True)
 BOT_LEVELS = ("easy", "normal", "hard")
 _LEVEL = s.one_of(*BOT_LEVELS)
 _MATCH_ID = s.integer(1, 2**62)
+_ANSWER = s.one_of("seven", "draw_two", "wild_draw_four")
+_SCORES = s.array(s.integer(0, 10_000_000), 10)
 
 
 class MessageError(ValueError):
     """A decoded map is not a valid message. ``code`` is the protocol error code."""
 
-    def __init__(self, code: str, message: str, ref: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        ref: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.ref = ref
+        self.details = details
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +360,30 @@ class Welcome(Message):
     resumed: bool
 
 
+ERROR_DETAIL_FIELDS: dict[str, s.Validator] = {
+    "field": s.text(64, 1),
+    "name": s.text(64, 1),
+    "card": s.text(8, 1),
+    "top": s.card,
+    "named": _NAMED,
+    "limit": s.integer(0, 2**32),
+    "version": s.integer(0, 65535),
+    "seconds": s.number(0, 1e7),
+    "seat": s.integer(-(2**31), 2**31),
+    "table": s.integer(0, 2**62),
+    "match": s.integer(0, 2**62),
+    "count": s.integer(0, 2**32),
+    "amount": s.integer(0, 1000),
+    "answer": _ANSWER,
+    "why": s.text(32, 1),
+}
+"""The facts an ``error`` may carry in ``details`` (docs/protocol.md lists, per code,
+which ones): with ``code`` they let a client write the message in its own language.
+``card`` is a card code, or what was sent in its place when it is none (``not_in_hand``
+of a card that does not exist); ``seat`` may likewise be a number that is no seat."""
+ERROR_DETAILS = s.record({}, ERROR_DETAIL_FIELDS)
+
+
 @_register
 @dataclass(frozen=True, slots=True)
 class Error(Message):
@@ -363,12 +396,14 @@ class Error(Message):
         "message": s.text(500),
         "ref": s.optional(s.text(32)),
         "fatal": s.boolean,
+        "details": s.optional(ERROR_DETAILS),
     }
-    OPTIONAL = frozenset({"ref"})
+    OPTIONAL = frozenset({"ref", "details"})
     code: str
     message: str
     ref: str | None = None
     fatal: bool = False
+    details: dict[str, Any] | None = None
 
 
 _SEAT_INFO = s.record(
@@ -411,6 +446,13 @@ class Lobby(Message):
     tables: tuple[dict[str, Any], ...]
     online: tuple[str, ...]
     more: int = 0
+
+    def to_wire(self) -> dict[str, Any]:
+        """``more`` is left out when it is 0."""
+        data: dict[str, Any] = {"type": self.TYPE, "tables": self.tables, "online": self.online}
+        if self.more:
+            data["more"] = self.more
+        return data
 
 
 @_register
@@ -500,7 +542,9 @@ class View(Message):
         "drawn": s.optional(s.card),
         "legal": s.array(_LEGAL, 200),
         "turn_deadline_ms": s.optional(s.integer(0, 3_600_000)),
+        "next_round_ms": s.optional(s.integer(0, 3_600_000)),
     }
+    OPTIONAL = frozenset({"next_round_ms"})
     table: int
     seq: int
     seat: int | None
@@ -525,12 +569,78 @@ class View(Message):
     drawn: str | None
     legal: tuple[dict[str, Any], ...]
     turn_deadline_ms: int | None
+    next_round_ms: int | None = None
+
+
+EVENT_FACTS: dict[str, s.Validator] = {
+    "round": s.integer(1, 100_000),
+    "dealer": _SEAT,
+    "seat": _SEAT,
+    "card": s.card,
+    "top": s.card,
+    "named": _NAMED,
+    "first": _SEAT,
+    "returned": s.integer(1, 8),
+    "call": _CALL,
+    "cards_left": s.integer(0, 108),
+    "amount": s.integer(0, 1000),
+    "count": s.integer(0, 1000),
+    "wanted": s.integer(0, 1000),
+    "answer": _ANSWER,
+    "can_challenge": s.boolean,
+    "may_play": s.boolean,
+    "direction": s.integer(-1, 1),
+    "catcher": _SEAT,
+    "target": _SEAT,
+    "final_card": s.boolean,
+    "window": _SEQ,
+    "challenger": _SEAT,
+    "upheld": s.boolean,
+    "winner": _SEAT,
+    "points": s.integer(0, 100_000),
+    "scores": _SCORES,
+}
+"""Every fact an ``event`` may carry, in the order they are sent. Which ones a kind
+carries is listed in docs/protocol.md (and :data:`KIND_FACTS`)."""
+
+KIND_FACTS: dict[str, tuple[str, ...]] = {
+    "round_dealt": ("round", "dealer", "top", "named", "first", "returned"),
+    "card_played": ("seat", "card", "named", "call", "cards_left"),
+    "penalty_pending": ("seat", "amount", "answer", "can_challenge"),
+    "penalty_drawn": ("seat", "count", "wanted", "answer"),
+    "skipped": ("seat",),
+    "reversed": ("direction",),
+    "card_drawn": ("seat", "count", "may_play"),
+    "passed": ("seat",),
+    "reshuffled": ("count",),
+    "mau_said": ("seat", "call"),
+    "caught": ("catcher", "target", "count", "final_card", "card"),
+    "false_catch": ("catcher", "target", "count"),
+    "call_window_closed": ("seat", "window"),
+    "challenge_decided": ("challenger", "target", "upheld"),
+    "timed_out": ("seat",),
+    "round_ended": ("round", "winner", "points", "scores"),
+    "match_ended": ("winner", "scores"),
+}
+"""The facts of each kind of event this version knows (on the wire they come in the
+order of :data:`EVENT_FACTS`)."""
+KIND_OPTIONAL_FACTS: dict[str, frozenset[str]] = {
+    "round_dealt": frozenset({"named", "returned"}),
+    "card_played": frozenset({"named", "call"}),
+    "penalty_drawn": frozenset({"answer"}),
+    "caught": frozenset({"card"}),
+}
+"""The facts a kind carries only sometimes (the others are always present)."""
 
 
 @_register
 @dataclass(frozen=True, slots=True)
 class GameEvent(Message):
-    """One change at the table, in plain words; ``kind`` names the engine event."""
+    """One change at the table: ``kind`` names the engine event, the facts of that
+    kind follow as fields of their own (see :data:`KIND_FACTS`), and ``text`` says it
+    in English for simple clients and logs. A client that shows another language
+    writes its sentence from :meth:`facts`; for a ``kind`` it does not know it shows
+    ``text``."""
 
     TYPE = "event"
     SENDER = "server"
@@ -539,11 +649,58 @@ class GameEvent(Message):
         "seq": _SEQ,
         "kind": s.text(32, 1),
         "text": s.text(500, 1),
+        **{name: s.optional(check) for name, check in EVENT_FACTS.items()},
     }
+    OPTIONAL = frozenset(EVENT_FACTS)
     table: int
     seq: int
     kind: str
     text: str
+    round: int | None = None
+    dealer: int | None = None
+    seat: int | None = None
+    card: str | None = None
+    top: str | None = None
+    named: str | None = None
+    first: int | None = None
+    returned: int | None = None
+    call: str | None = None
+    cards_left: int | None = None
+    amount: int | None = None
+    count: int | None = None
+    wanted: int | None = None
+    answer: str | None = None
+    can_challenge: bool | None = None
+    may_play: bool | None = None
+    direction: int | None = None
+    catcher: int | None = None
+    target: int | None = None
+    final_card: bool | None = None
+    window: int | None = None
+    challenger: int | None = None
+    upheld: bool | None = None
+    winner: int | None = None
+    points: int | None = None
+    scores: tuple[int, ...] | None = None
+
+    def facts(self) -> dict[str, Any]:
+        """``kind`` and every fact present: the map a replay step's ``events`` holds."""
+        return event_facts(self.to_wire())
+
+    @classmethod
+    def from_facts(cls, table: int, seq: int, text: str, facts: dict[str, Any]) -> GameEvent:
+        """The event a replay step's ``events`` entry stands for (with its line)."""
+        return cls(table, seq, text=text, **facts)
+
+
+def event_facts(data: dict[str, Any]) -> dict[str, Any]:
+    """The facts of an ``event`` map (``kind`` plus every fact, without ``type``,
+    ``table``, ``seq`` and ``text``); the map's own key order is kept."""
+    return {k: v for k, v in data.items() if k not in _NOT_FACTS}
+
+
+_NOT_FACTS = frozenset({"type", "table", "seq", "text"})
+_EVENT_FACTS_MAP = s.record({"kind": s.text(32, 1)}, EVENT_FACTS)
 
 
 _STAMP = s.record(
@@ -552,7 +709,8 @@ _STAMP = s.record(
         "what": s.one_of("call", "catch"),
         "after_ms": s.number(-1e7, 1e7),
         "shift_ms": s.number(0, 1e4),
-    }
+    },
+    {"call": _CALL},
 )
 
 
@@ -660,6 +818,7 @@ _REPLAY_STEP = s.record(
         "hands": s.array(s.array(s.card, 108), 10),
         "scores": s.array(s.integer(0, 10_000_000), 10),
         "stock": s.integer(0, 108),
+        "events": s.array(_EVENT_FACTS_MAP, 50),
     }
 )
 
@@ -692,6 +851,9 @@ class Replay(Message):
     steps: tuple[dict[str, Any], ...]
 
 
+GOODBYE_CODES = ("shutdown", "replaced")
+
+
 @_register
 @dataclass(frozen=True, slots=True)
 class Goodbye(Message):
@@ -700,8 +862,9 @@ class Goodbye(Message):
 
     TYPE = "goodbye"
     SENDER = "server"
-    SCHEMA = {"reason": s.text(200, 1)}
+    SCHEMA = {"reason": s.text(200, 1), "code": s.one_of(*GOODBYE_CODES)}
     reason: str
+    code: str = "shutdown"  # required on the wire; the default only spares older callers
 
 
 def decode_message(data: Any, sender: str) -> Message:
@@ -710,7 +873,9 @@ def decode_message(data: Any, sender: str) -> Message:
         raise MessageError("bad_message", "a message must be a map")
     kind = data.get("type")
     if type(kind) is not str:
-        raise MessageError("bad_message", "a message needs a string field 'type'")
+        raise MessageError(
+            "bad_message", "a message needs a string field 'type'", None, {"field": "type"}
+        )
     cls = MESSAGE_TYPES.get(kind)
     if cls is None or cls.SENDER not in ("both", sender):
         raise MessageError("unknown_type", f"unknown message type {kind!r}", kind)
@@ -725,5 +890,5 @@ def decode_message(data: Any, sender: str) -> Message:
             if key != "type" and key not in cls.SCHEMA:
                 raise s.SchemaError(f"{kind}.{key}", "is not a known field")
     except s.SchemaError as error:
-        raise MessageError("bad_message", str(error), kind) from None
+        raise MessageError("bad_message", str(error), kind, {"field": error.path[:64]}) from None
     return cls(**values)

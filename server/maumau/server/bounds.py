@@ -82,12 +82,16 @@ class Bounds:
         tables = [t for t in self.lobby.tables.values() if t is not leaving and not t.closed]
         if len(tables) >= self.max_tables:
             raise TableError(
-                "lobby_full", f"the server has {len(tables)} tables open, its most; join one"
+                "lobby_full",
+                f"the server has {len(tables)} tables open, its most; join one",
+                {"limit": len(tables)},
             )
         made = sum(1 for t in tables if t.origin_session == session.id and t.status == "waiting")
         if made >= self.tables_per_session:
             raise TableError(
-                "too_many_tables", f"you have made {made} tables that are still waiting"
+                "too_many_tables",
+                f"you have made {made} tables that are still waiting",
+                {"count": made},
             )
         address = session.address
         left = sum(
@@ -98,6 +102,7 @@ class Bounds:
                 "too_many_tables",
                 f"{left} tables made from your address have nobody at them; "
                 f"they close {self.idle_timeout:g} s after the last one leaves",
+                {"count": left, "seconds": self.idle_timeout},
             )
 
     async def _reaper(self) -> None:

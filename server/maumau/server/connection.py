@@ -190,7 +190,13 @@ class Connections:
                     hello = message
         if hello is None:
             link.send(
-                Error("hello_timeout", f"no hello within {self.hello_timeout:g} s", None, True)
+                Error(
+                    "hello_timeout",
+                    f"no hello within {self.hello_timeout:g} s",
+                    None,
+                    True,
+                    {"seconds": self.hello_timeout},
+                )
             )
             return
         session = self.handshake.welcome(link, hello)
@@ -239,7 +245,7 @@ class Connections:
                 self.dispatcher.dispatch(session, message, stamp)
             except (TableError, IllegalAction) as error:
                 reason = error.message if isinstance(error, TableError) else error.reason
-                link.send(Error(error.code, reason[:500], message.TYPE))
+                link.send(Error(error.code, reason[:500], message.TYPE, False, error.details))
 
     async def _next_message(self, stream: trio.abc.Stream, link: Link) -> Message | None:
         """The next valid message, or None when the connection should end."""
@@ -249,7 +255,7 @@ class Connections:
                 event = codec.next_event()
             except RemoteProtocolError as error:
                 ref = error.ref if error.ref is None else error.ref[:32]
-                link.send(Error(error.code, error.message[:500], ref, error.fatal))
+                link.send(Error(error.code, error.message[:500], ref, error.fatal, error.details))
                 if error.fatal or not link.violation():
                     return None
                 continue
@@ -302,7 +308,7 @@ class Connections:
         """Tell everybody goodbye and give their writers a moment to flush."""
         log.info("shutting down: telling %d connections", len(self.links))
         for link in list(self.links):
-            link.send(Goodbye("the server is shutting down"))
+            link.send(Goodbye("the server is shutting down", "shutdown"))
             link.close()
         with trio.move_on_after(SHUTDOWN_GRACE):
             while self.links:

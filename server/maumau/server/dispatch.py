@@ -145,16 +145,26 @@ class Dispatcher:
     def _check_new_table(request: CreateTable) -> Settings:
         problem = names.chat_problem(request.name)
         if problem is not None:
-            raise TableError("bad_name", f"the table's name: {problem}")
+            raise TableError(
+                "bad_name", f"the table's name: {problem}", {"field": "create_table.name"}
+            )
         try:
             settings = Settings.from_dict(request.settings)
         except SettingsError as error:
-            raise TableError("bad_settings", str(error)[:300]) from None
+            raise TableError(
+                "bad_settings", str(error)[:300], {"field": error.setting[:64] or "settings"}
+            ) from None
         if len(set(request.bots)) != len(request.bots):
-            raise TableError("bad_settings", "bots: a seat is listed twice")
+            raise TableError("bad_settings", "bots: a seat is listed twice", {"field": "bots"})
         for seat in request.bots:
             if not 0 <= seat < settings.seats:
-                raise TableError("no_such_seat", f"bots: there is no seat {seat} at this table")
+                raise TableError(
+                    "no_such_seat",
+                    f"bots: there is no seat {seat} at this table",
+                    {"field": "bots", "seat": seat},
+                )
         if request.levels and len(request.levels) != len(request.bots):
-            raise TableError("bad_settings", "levels: give one level for each bot seat")
+            raise TableError(
+                "bad_settings", "levels: give one level for each bot seat", {"field": "levels"}
+            )
         return settings

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import secrets
 import sqlite3
+from typing import Any
 
 from maumau.protocol.messages import PROTOCOL_VERSION, Error, Goodbye, Hello, Welcome
 
@@ -47,6 +48,7 @@ class Handshake:
                     f"this server speaks protocol {PROTOCOL_VERSION}, not {hello.version}",
                     "hello",
                     True,
+                    {"version": PROTOCOL_VERSION},
                 )
             )
             return None
@@ -60,7 +62,7 @@ class Handshake:
             session.rtt = None  # a new connection may take another path
             previous = session.link
             if previous is not None:
-                previous.send(Goodbye("replaced by a new connection"))
+                previous.send(Goodbye("replaced by a new connection", "replaced"))
                 previous.close()
         session.link = link
         self.lobby.save_session(session)
@@ -101,9 +103,9 @@ class Handshake:
             return "free"
 
     @staticmethod
-    def _refuse(code: str, text: str, link: Link) -> None:
+    def _refuse(code: str, text: str, link: Link, details: dict[str, Any] | None = None) -> None:
         """Refuse a hello: a fatal error naming it."""
-        link.send(Error(code, text, "hello", True))
+        link.send(Error(code, text, "hello", True, details))
 
     def _session_for(self, link: Link, hello: Hello) -> tuple[Session, bool] | None:
         """The session a hello takes (and whether it is taken back), or None after
@@ -122,7 +124,7 @@ class Handshake:
             return session, True
         problem = names.name_problem(hello.name, BOT_NAMES)
         if problem is not None:
-            self._refuse("bad_name", problem, link)
+            self._refuse("bad_name", problem, link, {"field": "hello.name"})
             return None
         owner = self._owner(hello)
         if owner == "reserved":
@@ -131,6 +133,7 @@ class Handshake:
                 f"the name {hello.name} (or one that looks the same) belongs to another "
                 "player; pick another",
                 link,
+                {"name": hello.name},
             )
             return None
         if owner == "ok":
@@ -162,7 +165,12 @@ class Handshake:
         )
         if online is not None:
             like = "" if online.name == hello.name else f" ({online.name} looks the same)"
-            self._refuse("name_taken", f"somebody called {hello.name} is online{like}", link)
+            self._refuse(
+                "name_taken",
+                f"somebody called {hello.name} is online{like}",
+                link,
+                {"name": online.name, "why": "online"},
+            )
             return None
         # A name held by a disconnected session without a seat is freed.
         for token, old in list(self.lobby.sessions.items()):
@@ -179,7 +187,10 @@ class Handshake:
                     self.lobby.store.drop_session(token)
         if any(s.skeleton == skeleton for s in self.lobby.sessions.values()):
             self._refuse(
-                "name_taken", f"{hello.name} is keeping a seat; resume with its token", link
+                "name_taken",
+                f"{hello.name} is keeping a seat; resume with its token",
+                link,
+                {"name": hello.name, "why": "keeping_seat"},
             )
             return None
         token = secrets.token_urlsafe(24)

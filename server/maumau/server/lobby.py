@@ -168,7 +168,7 @@ class Lobby:
     def find_table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise TableError("no_such_table", f"there is no table {table_id}")
+            raise TableError("no_such_table", f"there is no table {table_id}", {"table": table_id})
         return table
 
     def leave_current(self, session: Session, entering: Table | None = None) -> None:

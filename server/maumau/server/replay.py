@@ -4,8 +4,9 @@ A match is its seed plus its journaled actions (see :mod:`maumau.server.store`),
 replay is made by dealing the match again with :func:`new_match` and applying the
 actions one by one. Step 0 is the first deal; each later step is the match right after
 an action that changed something one can see, with every hand revealed and the
-engine's events in plain words (an action without events, such as a call window's
-minimum time passing before the window can close, makes no step).
+engine's events, in plain words (``lines``) and as facts (``events``, one map per line).
+An action without events, such as a call window's minimum time passing before the
+window can close, makes no step.
 
 Only finished matches can be replayed: revealing the hands of a running match would
 let anyone see their opponents' cards.
@@ -34,7 +35,16 @@ from maumau.protocol.cards import CODE_OF, COLOUR_CODES, SUIT_CODES
 from maumau.protocol.messages import Replay
 
 from .errors import TableError
-from .rules import Settings, action_from_record, apply, describe, new_match, public_view
+from .rules import (
+    Event,
+    Settings,
+    action_from_record,
+    apply,
+    describe,
+    new_match,
+    public_view,
+)
+from .rules.facts import event_map
 from .store import MatchRecord, Store
 
 CACHED_REPLAYS = 8
@@ -88,11 +98,12 @@ def build_steps(record: MatchRecord, actions: list[list[Any]]) -> list[dict[str,
     names = record.names
     state, events = new_match(settings, record.seed)
 
-    def step(n: int, lines: list[str]) -> dict[str, Any]:
+    def step(n: int, events: list[Event]) -> dict[str, Any]:
         v = public_view(state)
+        told = events[:50]
         return {
             "n": n,
-            "lines": [line[:500] for line in lines[:50] if line],
+            "lines": [describe(e, names)[:500] for e in told],
             "round": max(1, v.round_no),
             "phase": v.phase,
             "turn": v.turn,
@@ -103,13 +114,14 @@ def build_steps(record: MatchRecord, actions: list[list[Any]]) -> list[dict[str,
             "hands": [[CODE_OF[c] for c in hand] for hand in state.hands],
             "scores": list(v.scores),
             "stock": v.stock_count,
+            "events": [event_map(e) for e in told],
         }
 
-    steps = [step(0, [describe(e, names) for e in events])]
+    steps = [step(0, events)]
     for action in actions:
         events = apply(state, action_from_record(action))
         if events:
-            steps.append(step(len(steps), [describe(e, names) for e in events]))
+            steps.append(step(len(steps), events))
     return steps
 
 
@@ -127,7 +139,7 @@ class ReplayCache:
         cached = self._steps.get(match_id)
         record = cached[0] if cached is not None else store.match(match_id)
         if record is None or not may_see(store, record, viewer):
-            raise TableError("no_such_match", f"there is no match {match_id}")
+            raise TableError("no_such_match", f"there is no match {match_id}", {"match": match_id})
         if cached is not None:
             self._steps.move_to_end(match_id)
             return cached
@@ -135,6 +147,7 @@ class ReplayCache:
             raise TableError(
                 "match_running",
                 f"match {match_id} has not finished (it is running, or was left unfinished)",
+                {"match": match_id},
             )
         actions = [entry.action for entry in store.journal(match_id)]
         found = (record, build_steps(record, actions))

@@ -28,10 +28,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
 
 from maumau.protocol.cards import (
     AMERICAN_DECK,
     CLASSIC_DECK,
+    CODE_OF,
+    COLOUR_CODES,
     NO_SUIT,
     POINTS_OF,
     RANK_7,
@@ -39,6 +42,7 @@ from maumau.protocol.cards import (
     RANK_9,
     RANK_JACK,
     RANK_OF,
+    SUIT_CODES,
     SUIT_OF,
     SYMBOL_DRAW_TWO,
     SYMBOL_REVERSE,
@@ -47,6 +51,7 @@ from maumau.protocol.cards import (
     SYMBOL_WILD_DRAW_FOUR,
     WILD_DRAW_FOUR,
     card_label,
+    is_classic,
     suit_label,
 )
 
@@ -99,12 +104,27 @@ __all__ = ["IllegalAction", "apply", "catchable", "gone_out", "legal_actions", "
 
 
 class IllegalAction(Exception):
-    """An action the rules do not allow now. ``code`` is stable; ``reason`` is for people."""
+    """An action the rules do not allow now. ``code`` is stable; ``reason`` is for
+    people, in English; ``details`` holds every fact ``reason`` states, as the wire's
+    ``error.details`` (cards as card codes), so a client can say it in another
+    language."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: str, reason: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.details = details
+
+
+def _code(card: object) -> str:
+    """A card's code, or what stands in its place when it is no card."""
+    if type(card) is int and 0 <= card < len(CODE_OF):
+        return CODE_OF[card]
+    return repr(card)[:8]
+
+
+def _named_code(card: int, named: int) -> str:
+    return (SUIT_CODES if is_classic(card) else COLOUR_CODES)[named]
 
 
 # --- setting up ----------------------------------------------------------------
@@ -332,7 +352,8 @@ def apply(state: MatchState, action: Action) -> list[Event]:
 
 def _check_seat(state: MatchState, seat: int) -> None:
     if type(seat) is not int or not 0 <= seat < state.seats:
-        raise IllegalAction("no_such_seat", f"there is no seat {seat!r} at this table")
+        details = {"seat": seat} if type(seat) is int else None
+        raise IllegalAction("no_such_seat", f"there is no seat {seat!r} at this table", details)
 
 
 def _check_turn(state: MatchState, seat: int) -> None:
@@ -359,15 +380,20 @@ def _apply_play(state: MatchState, action: Play, events: list[Event]) -> None:
     hand = state.hands[seat]
     classic = state.settings.is_classic
     if card not in hand:
-        raise IllegalAction("not_in_hand", f"you do not hold {_describe_card(card)}")
+        raise IllegalAction(
+            "not_in_hand", f"you do not hold {_describe_card(card)}", {"card": _code(card)}
+        )
     if state.drawn >= 0 and card != state.drawn:
         raise IllegalAction(
             "only_drawn_card",
             f"after drawing you may play only the card you drew ({_label(state.drawn)}) or pass",
+            {"card": CODE_OF[state.drawn]},
         )
     if state.penalty_kind == PENALTY_WILD_DRAW_FOUR:
         raise IllegalAction(
-            "challenge_or_draw", "a Wild Draw Four is pending: challenge it or draw 4"
+            "challenge_or_draw",
+            "a Wild Draw Four is pending: challenge it or draw 4",
+            {"amount": 4},
         )
     if state.penalty:
         if not _answers_penalty(state, card):
@@ -376,26 +402,38 @@ def _apply_play(state: MatchState, action: Play, events: list[Event]) -> None:
                 "must_answer_penalty",
                 f"you must draw {state.penalty} or answer with {answer}; "
                 f"{_label(card)} does not answer it",
+                {
+                    "card": CODE_OF[card],
+                    "amount": state.penalty,
+                    "answer": "seven" if state.penalty_kind == PENALTY_SEVEN else "draw_two",
+                },
             )
     elif not _playable(state, card):
-        raise IllegalAction("does_not_match", _mismatch_reason(state, card))
+        raise IllegalAction("does_not_match", _mismatch_reason(state, card), _mismatch(state, card))
     needs_name = _needs_name(card, classic)
     if needs_name and not (type(action.named) is int and 0 <= action.named < 4):
         what = "suit" if classic else "colour"
-        raise IllegalAction("must_name", f"playing {_label(card)} you must name a {what}")
+        raise IllegalAction(
+            "must_name", f"playing {_label(card)} you must name a {what}", {"card": CODE_OF[card]}
+        )
     if not needs_name and action.named != NO_SUIT:
         raise IllegalAction(
-            "cannot_name", f"only a {'Jack' if classic else 'wild'} names a suit or colour"
+            "cannot_name",
+            f"only a {'Jack' if classic else 'wild'} names a suit or colour",
+            {"card": CODE_OF[card]},
         )
     left = len(hand) - 1
     call = action.call
     if call is not None:
         if call not in CALLS:
-            raise IllegalAction("bad_call", f"{call!r} is not a call; say mau or maumau")
+            raise IllegalAction(
+                "bad_call", f"{call!r} is not a call; say mau or maumau", {"field": "play.call"}
+            )
         if left != 1:
             raise IllegalAction(
                 "nothing_to_call",
                 f"you would have {left} cards left; Mau is said with your second-to-last card",
+                {"count": left},
             )
 
     # Legal: carry it out.
@@ -483,6 +521,18 @@ def _describe_card(card: object) -> str:
     if type(card) is int and 0 <= card < len(POINTS_OF):
         return card_label(card, ascii_only=True)
     return repr(card)
+
+
+def _mismatch(state: MatchState, card: int) -> dict[str, Any]:
+    """The facts of :func:`_mismatch_reason`: the card, the top card and, on a Jack or
+    a wild, the suit or colour it named."""
+    top = state.discard[-1]
+    details: dict[str, Any] = {"card": CODE_OF[card], "top": CODE_OF[top]}
+    if state.named >= 0 and (
+        RANK_OF[top] == RANK_JACK if is_classic(top) else RANK_OF[top] >= SYMBOL_WILD
+    ):
+        details["named"] = _named_code(top, state.named)
+    return details
 
 
 def _mismatch_reason(state: MatchState, card: int) -> str:
@@ -632,7 +682,11 @@ def _apply_say_mau(state: MatchState, action: SayMau, events: list[Event]) -> No
     seat = action.seat
     _check_seat(state, seat)
     if action.call not in CALLS:
-        raise IllegalAction("bad_call", f"{action.call!r} is not a call; say mau or maumau")
+        raise IllegalAction(
+            "bad_call",
+            f"{action.call!r} is not a call; say mau or maumau",
+            {"field": "say_mau.call"},
+        )
     if state.phase in ("round_over", "match_over"):
         raise IllegalAction("round_over", "the round is over")
     if gone_out(state, seat):
@@ -659,6 +713,7 @@ def _apply_say_mau(state: MatchState, action: SayMau, events: list[Event]) -> No
     raise IllegalAction(
         "nothing_to_call",
         f"you hold {cards} cards; Mau is said when you play your second-to-last card",
+        {"count": cards},
     )
 
 
@@ -688,9 +743,19 @@ def _apply_catch(state: MatchState, action: Catch, events: list[Event]) -> None:
     reason = _why_not_catchable(state, target)
     false_penalty = state.settings.false_catch_penalty
     if not false_penalty:
-        raise IllegalAction("nothing_to_catch", reason)
+        raise IllegalAction(
+            "nothing_to_catch", reason, {"seat": target, "why": _why_code(state, target)}
+        )
     events.append(FalseCatch(seat, target, false_penalty))
     _draw_penalty(state, seat, false_penalty, 0, events)
+
+
+def _why_code(state: MatchState, target: int) -> str:
+    """:func:`_why_not_catchable` as a code: ``final_card``, ``said`` or ``no_window``."""
+    for window in state.windows:
+        if window.seat == target:
+            return "final_card" if window.final else "said"
+    return "no_window"
 
 
 def _why_not_catchable(state: MatchState, target: int) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from maumau.protocol.cards import CODE_OF, NO_SUIT
 
-from .actions import Action
+from .actions import Action, Catch, Challenge, Draw, Pass, Play, SayMau
 from .engine import catchable, legal_actions
 from .settings import Settings
 from .state import MatchState, Phase
@@ -150,8 +150,34 @@ def private_view(state: MatchState, seat: int | None) -> PrivateView:
         seat=seat,
         hand=tuple(map(CODE_OF.__getitem__, state.hands[seat])),
         drawn=CODE_OF[state.drawn] if seat == state.turn and state.drawn >= 0 else None,
-        legal=tuple(legal_actions(state, seat)),
+        legal=offered(legal_actions(state, seat)),
     )
+
+
+_ORDER: dict[type, int] = {Play: 0, Draw: 1, Pass: 2, Challenge: 3, SayMau: 4, Catch: 5}
+
+
+def offered(actions: list[Action]) -> tuple[Action, ...]:
+    """The legal actions as a view lists them: each once (a seat with two open call
+    windows may say Mau, and a target with two catchable windows be caught, but the
+    move is the same) and in the documented order: plays (in hand order), draw, pass,
+    challenge, the calls (``mau`` before ``maumau``), the catches (by the order their
+    windows opened)."""
+    # This runs for every view sent, so the common cases are taken first:
+    # legal_actions lists the turn's moves in order and each once; only a Wild Draw
+    # Four lists challenge before draw, and only calls and catches (which come after
+    # the turn's moves) can repeat. A list ending in a turn move has none of those.
+    if not actions:
+        return ()
+    last = type(actions[-1])
+    if last is Draw:
+        if type(actions[0]) is Challenge:  # exactly [challenge, draw]
+            return (actions[1], actions[0])
+        return tuple(actions)
+    if last is Pass or last is Play:
+        return tuple(actions)
+    unique = dict.fromkeys(actions)
+    return tuple(sorted(unique, key=lambda action: _ORDER[type(action)]))
 
 
 def view(state: MatchState, seat: int | None) -> MatchView:

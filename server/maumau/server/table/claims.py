@@ -8,6 +8,8 @@ with every claim's time after the window opened and the lag compensation it got.
 
 from __future__ import annotations
 
+from typing import Any
+
 from maumau.protocol.codec import encode_frame
 from maumau.protocol.messages import (
     Error,
@@ -53,7 +55,9 @@ class Claims(Journaling):
                 events = apply(match, action)
             except IllegalAction as error:
                 if claim.sender is not None:
-                    claim.sender.send(Error(error.code, error.reason, claim_type(claim), False))
+                    claim.sender.send(
+                        Error(error.code, error.reason, claim_type(claim), False, error.details)
+                    )
                 if window is not None and window in by_window:
                     by_window[window][1].append(claim)
                 continue
@@ -83,20 +87,25 @@ class Claims(Journaling):
         text: str,
     ) -> None:
         self.seq += 1
-        stamps = tuple(
-            {
-                "seat": c.seat,
-                "what": c.kind,
-                "after_ms": round((c.effective - opened) * 1000, 3),
-                "shift_ms": round(c.shift * 1000, 3),
-            }
-            for c in claims[:MAX_STAMPS]
-        )
+        stamps = tuple(_stamp(c, opened) for c in claims[:MAX_STAMPS])
         text = text if len(text) <= 500 else text[:497] + "..."
         decision = MauDecision(self.id, self.seq, window, seat, outcome, stamps, text)
         frame = encode_frame(decision.to_wire())
         self.recent.append(frame)  # for whoever arrives during this round
         self._broadcast(decision, frame)
+
+
+def _stamp(claim: Claim, opened: float) -> dict[str, Any]:
+    """A claim as a ``mau_decision`` stamp; a call names what was said."""
+    stamp: dict[str, Any] = {
+        "seat": claim.seat,
+        "what": claim.kind,
+        "after_ms": round((claim.effective - opened) * 1000, 3),
+        "shift_ms": round(claim.shift * 1000, 3),
+    }
+    if claim.kind == "call":
+        stamp["call"] = claim.call
+    return stamp
 
 
 def _window_for(match: MatchState, claim: Claim) -> int | None:

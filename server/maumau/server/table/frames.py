@@ -9,7 +9,6 @@ holds their bytes to those of packing :func:`maumau.server.rules.public_view` an
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
 
 import msgpack
@@ -30,16 +29,13 @@ from ..rules import (
     SayMau,
     describe,
 )
+from ..rules.facts import event_facts, event_kind
 from ..rules.views import RoundView
 
 
-@functools.cache
-def event_kind(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
-
-
 def event_frame(table: int, seq: int, event: Event, names: list[str]) -> bytes:
-    """One ``event`` frame: ``event`` in words, with the table's sequence number."""
+    """One ``event`` frame: ``event``'s facts and its English sentence, with the
+    table's sequence number."""
     line = {  # a GameEvent, as its to_wire() gives it
         "type": GameEvent.TYPE,
         "table": table,
@@ -47,6 +43,7 @@ def event_frame(table: int, seq: int, event: Event, names: list[str]) -> bytes:
         "kind": event_kind(type(event).__name__),
         "text": describe(event, names),
     }
+    line.update(event_facts(event))
     return encode_frame(line)
 
 

@@ -66,7 +66,8 @@ class MatchFlow(Claims):
     def start(self, session: Player) -> None:
         if not self.is_creator(session):
             who = f"only {self.creator}, who holds the table," if self.creator else "nobody"
-            raise TableError("not_creator", f"{who} can start it")
+            details = {"name": self.creator} if self.creator else None
+            raise TableError("not_creator", f"{who} can start it", details)
         if self.status == "playing":
             raise TableError("match_running", "the match is already running")
         for i, seat in enumerate(self.seats):
@@ -143,7 +144,9 @@ class MatchFlow(Claims):
                 letters = SUIT_CODES if classic else COLOUR_CODES
                 if message.named not in letters:
                     what = "a suit (S H D C)" if classic else "a colour (R Y G B)"
-                    raise IllegalAction("bad_name", f"name {what}, not {message.named!r}")
+                    raise IllegalAction(
+                        "bad_name", f"name {what}, not {message.named!r}", {"field": "play.named"}
+                    )
                 named = letters.index(message.named)
             action = Play(seat, card, named, message.call)  # type: ignore[arg-type]
         elif isinstance(message, DrawCard):

@@ -34,7 +34,7 @@ class Seating(Audience):
 
     def check_open(self) -> None:
         if self.closed:
-            raise TableError("no_such_table", f"table {self.id} has closed")
+            raise TableError("no_such_table", f"table {self.id} has closed", {"table": self.id})
 
     def free_seat(self, seat: int | None, password: str | None) -> int:
         """The seat a join would take; raises TableError if it cannot be had."""
@@ -46,9 +46,11 @@ class Seating(Audience):
                 raise TableError("table_full", "every seat at this table is taken")
             seat = free[0]
         elif not 0 <= seat < len(self.seats):
-            raise TableError("no_such_seat", f"there is no seat {seat} at this table")
+            raise TableError(
+                "no_such_seat", f"there is no seat {seat} at this table", {"seat": seat}
+            )
         elif self.seats[seat].taken:
-            raise TableError("seat_taken", f"seat {seat} is taken")
+            raise TableError("seat_taken", f"seat {seat} is taken", {"seat": seat})
         if self.status != "waiting":
             raise TableError("match_running", "the match has started; watch it instead")
         return seat

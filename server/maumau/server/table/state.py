@@ -123,9 +123,15 @@ class TableState:
 
     def _make_bot(self, seat: int, level: str = bots.DEFAULT_LEVEL) -> None:
         if not 0 <= seat < len(self.seats):
-            raise TableError("no_such_seat", f"there is no seat {seat} at this table")
+            raise TableError(
+                "no_such_seat", f"there is no seat {seat} at this table", {"seat": seat}
+            )
         if level not in bots.LEVELS:
-            raise TableError("bad_settings", f"bot level must be one of {', '.join(bots.LEVELS)}")
+            raise TableError(
+                "bad_settings",
+                f"bot level must be one of {', '.join(bots.LEVELS)}",
+                {"field": "levels"},
+            )
         used = {s.name for s in self.seats} | {self.creator}
         name = next(n for n in bots.BOT_NAMES if n not in used)
         self.seats[seat] = SeatState(name=name, bot=True, level=level, ready=True)

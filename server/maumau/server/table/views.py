@@ -121,12 +121,13 @@ class Audience(TableState):
     def _public_wire(self, match: MatchState) -> dict[str, Any]:
         """The public part of every view but ``last_round``, as the wire carries it:
         the fields of :func:`public_view`, read straight from the state (this runs for
-        every change; a test holds it to ``public_view``), plus the table's own."""
+        every change; a test holds it to ``public_view``), plus the table's own: the
+        turn's deadline, and in ``round_over`` when the next deal is due."""
         remaining = None
         if self.turn_due is not None and match.phase == "playing":
             remaining = max(0, int((self.turn_due - trio.current_time()) * 1000))
         letters = SUIT_CODES if self.settings.is_classic else COLOUR_CODES
-        return {
+        public: dict[str, Any] = {
             "type": View.TYPE,
             "table": self.id,
             "seq": self.seq,
@@ -157,6 +158,11 @@ class Audience(TableState):
             "winner": match.winner if match.winner >= 0 else None,
             "turn_deadline_ms": remaining,
         }
+        due = self.next_round_due
+        if due is not None and match.phase == "round_over" and self.paused_at is None:
+            # When the next round is dealt by itself (sooner if everybody is ready).
+            public["next_round_ms"] = max(0, int((due - trio.current_time()) * 1000))
+        return public
 
     def _send_arrival(self, session: Player) -> None:
         """Tell ``session``, who has just come to the running (or finished) match, the
