@@ -152,7 +152,8 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
         dot = "-" if host.ascii_only else "·"
         title = Text(" maumau  ", style="bold")
         whose = _("your matches") if self.mine else _("all players")
-        title.append(f"{_('match history')} {dot} {whose}")
+        heading = _("match history")
+        title.append(f"{heading} {dot} {whose}")
         where = literal(host.server_label)
         title.append(" " * max(1, 79 - title.cell_len - where.cell_len))
         title.append_text(where)
