@@ -42,7 +42,15 @@ from maumau.protocol.messages import (
 )
 
 from .i18n import N_, _, ngettext, pgettext
-from .words import card_text, decision_line, error_line, event_line, seat_name, suit_text
+from .words import (
+    ascii_table,
+    card_text,
+    decision_line,
+    error_line,
+    event_line,
+    seat_name,
+    suit_text,
+)
 
 LOG_LINES = 200
 REPLAY_PAGE = 50  # the most steps one get_replay answer holds
@@ -68,14 +76,10 @@ def suit_words(letter: str, ascii_only: bool) -> str:
     return suit_text(letter, ascii_only)
 
 
-ASCII_TEXT = str.maketrans(
-    {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "↻": "->", "↺": "<-", "▶": ">", "·": "-"}
-)
-
-
 def plain(text: str, ascii_only: bool) -> str:
-    """Server text for this terminal: suit symbols become letters in ASCII mode."""
-    return text.translate(ASCII_TEXT) if ascii_only else text
+    """Text for this terminal: in ASCII mode suit symbols become the language's suit
+    letters (those of the cards in the hand), and arrows and dots ASCII."""
+    return text.translate(ascii_table()) if ascii_only else text
 
 
 def bot_level(level: str | None) -> str:

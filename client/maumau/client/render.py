@@ -238,9 +238,11 @@ def _opponent_list(
     text = Text()
     if header:
         arrow = marks["down" if forward else "up"]
+        # Outside the f-string, where extraction finds them.
+        players = _fit(_("players") + " " + arrow, name_width, ascii_only)
+        cards, points = pgettext("column", "cards"), pgettext("column", "pts")
         heads = [
-            f"  {_fit(_('players') + ' ' + arrow, name_width, ascii_only):<{name_width}}"
-            f"{pgettext('column', 'cards'):>5} {'':4}{pgettext('column', 'pts'):>5}"
+            f"  {players:<{name_width}}{cards:>5} {'':4}{points:>5}"
             for _column in range(min(columns, len(rows)))
         ]
         text.append(" " + bar.join(heads) + "\n", style="dim")

@@ -68,6 +68,15 @@ def _rank(rank: int) -> str:
     return ranks[rank]
 
 
+def ascii_table() -> dict[int, str]:
+    """``str.translate`` table that writes a line for an ASCII terminal: each suit
+    symbol becomes the current language's suit letter (as on the cards in the hand),
+    arrows and dots their ASCII look-alikes."""
+    table = {ord(symbol): _suit_letter(suit) for suit, symbol in enumerate(SUIT_SYMBOLS)}
+    table.update({ord("↻"): "->", ord("↺"): "<-", ord("▶"): ">", ord("·"): "-"})
+    return table
+
+
 def _suit_letter(suit: int) -> str:
     letters = (
         pgettext("suit letter (spades)", "S"),
