@@ -340,7 +340,11 @@ def pile(
         return text
     marks = _marks(ascii_only)
     direction = marks["cw"] if view.direction == 1 else marks["ccw"]
-    text.append(" " + _("stock {count}").format(count=f"{view.stock:<3}") + f"  {direction:<22}")
+    # As wide as the longer way (so "on top" stays put when play turns), and a space.
+    room = max(22, max(len(marks["cw"]), len(marks["ccw"])) + 1)
+    text.append(
+        " " + _("stock {count}").format(count=f"{view.stock:<3}") + f"  {direction:<{room}}"
+    )
     text.append(_("on top: "))
     text.append(
         f" {label(view.top, ascii_only)} ", style=card_style(view.top, True, False) + " reverse"
