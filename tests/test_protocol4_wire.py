@@ -1,14 +1,16 @@
 """Protocol version 4 over real TCP: every event carries its facts, and they agree
-with the views; errors carry their details; goodbyes their code; views in
-``round_over`` say when the next deal comes and list each legal move once, in order;
-replay steps carry their events as facts; a version-3 hello is refused."""
+with the views and are enough for the client to write each line (and each Mau
+decision) in every language, in English word for word the server's text; errors
+carry their details; goodbyes their code; views in ``round_over`` say when the next
+deal comes and list each legal move once, in order; replay steps carry their events
+as facts; a version-3 hello is refused."""
 
 from __future__ import annotations
 
 import functools
 import random
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,8 @@ import pytest
 import trio
 from wireclient import WireClient
 
+from maumau.client import i18n
+from maumau.client.words import decision_line, event_line
 from maumau.protocol.messages import (
     KIND_FACTS,
     KIND_OPTIONAL_FACTS,
@@ -31,6 +35,7 @@ from maumau.protocol.messages import (
     ListMatches,
     Lobby,
     Matches,
+    MauDecision,
     Message,
     PlayCard,
     Replay,
@@ -85,18 +90,41 @@ class Checker:
         self.events = 0
         self.last_seq = -1
         self.round_over_views = 0
+        self.decisions = 0
+        self.names: list[str] = []
 
     def message(self, message: Message) -> None:
-        if isinstance(message, GameEvent):
+        if isinstance(message, TableInfo):
+            self.names = [seat["name"] or "" for seat in message.seats]
+        elif isinstance(message, GameEvent):
             assert message.seq > self.last_seq
             self.last_seq = message.seq
-            check_facts(message)
+            facts = check_facts(message)
             self.kinds.add(message.kind)
             self.events += 1
             self.batch.append(message)
+            self.words(message.text, lambda: event_line(facts, self.names))
+        elif isinstance(message, MauDecision):
+            self.decisions += 1
+            self.words(
+                message.text,
+                lambda: decision_line(message.seat, message.outcome, message.stamps, self.names),
+            )
         elif isinstance(message, View):
             self.view(message)
             self.batch = []
+
+    def words(self, text: str, write: Callable[[], str | None]) -> None:
+        """The client writes the line from the facts alone: in English exactly the
+        server's text, and in every other language a whole sentence."""
+        assert write() == text
+        try:
+            for code in i18n.LANGUAGES:
+                i18n.set_language(code)
+                line = write()
+                assert line and "{" not in line and "}" not in line, (code, text, line)
+        finally:
+            i18n.set_language("en")
 
     def view(self, view: View) -> None:
         check_legal(view)
@@ -173,7 +201,7 @@ async def test_every_event_of_a_match_carries_facts_that_agree_with_the_views(
     expected = {"round_dealt", "card_played", "card_drawn", "round_ended", "match_ended"}
     assert expected <= checker.kinds, checker.kinds
     assert checker.round_over_views >= 1
-    assert checker.events > 50
+    assert checker.events > 50 and checker.decisions > 0
     for client in (ann, bob, eve):
         await client.aclose()
 
