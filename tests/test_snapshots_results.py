@@ -12,6 +12,7 @@ on how fast the machine draws.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -356,5 +357,25 @@ def test_the_waiting_room_is_drawn_again_to_a_new_width() -> None:
             seats = text.splitlines()[2:7]
             assert all("│" in line for line in seats), seats  # both columns on each line
             assert " 6 -" in seats[0] and " 1 Ann (you)" in seats[0]
+
+    run(scenario())
+
+
+def test_the_countdown_starts_from_what_the_server_says(still_clock: list[float]) -> None:
+    """A view with ``next_round_ms`` (after a resume, say) sets the countdown; the
+    documented 20 s is only for a server that does not say."""
+    messages = american_rounds()
+    last = messages[-1]
+    assert isinstance(last, View)
+    messages[-1] = dataclasses.replace(last, next_round_ms=7400)
+
+    async def scenario() -> None:
+        app = Recording(messages)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            await shows(pilot, app, "next deal in 8 s")
+            still_clock[0] += 3
+            app.screen.tick()  # type: ignore[attr-defined]
+            await shows(pilot, app, "next deal in 5 s")
 
     run(scenario())

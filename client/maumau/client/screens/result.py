@@ -9,15 +9,14 @@ given). Its body scrolls when it is taller than the screen (ten American hands a
 dealt, is docked to the dialog's bottom, so it is always in sight, and the footer
 shows the same keys.
 
-The server sends no countdown for the pause between rounds, but the protocol
-documents its length (see "Timers" in ``docs/protocol.md``): 20 seconds after the
-round ends, 5 when no human player at the table is connected and present, sooner
-once every seated human is ready. The dialog counts down from when it opened (the
-round's result arrived), once a second, and stops counting while the app shows a
-banner: the connection is down or the table is paused (the server's clock stops
-too). The banner's words are shown over the keys, as the dialog hides the banner.
-Shown again after a resume, it starts from the full pause: the server does not say
-how much of it is left.
+The countdown starts from the view's ``next_round_ms`` (protocol 4: how long the
+server will wait before it deals the next round, also after a resume), and counts
+down once a second; it stops counting while the app shows a banner: the connection
+is down or the table is paused (the server's clock stops too). The banner's words
+are shown over the keys, as the dialog hides the banner. From a server that does not
+say (``next_round_ms`` absent), the dialog counts the pause the protocol documents
+(see "Timers" in ``docs/protocol.md``): 20 seconds after the round ends, 5 when no
+human player at the table is connected and present.
 
 It answers True for a rematch; the table screen then tells the server the player is
 ready (or wants a rematch), unless the next round began and closed it first
@@ -58,7 +57,10 @@ def now() -> float:
 
 
 def round_pause(model: Model) -> float:
-    """How long the server waits before it deals the next round."""
+    """How long the server waits before it deals the next round: what the view
+    says, else the documented pause."""
+    if model.view is not None and model.view.next_round_ms is not None:
+        return model.view.next_round_ms / 1000
     seats = model.table.seats if model.table is not None else ()
     present = any(not s["bot"] and s["connected"] and not s["away"] for s in seats)
     return ROUND_PAUSE_S if present else UNATTENDED_PAUSE_S
