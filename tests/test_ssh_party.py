@@ -228,8 +228,9 @@ class Guests:
             ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10
         )
 
-    def login(self, session: str) -> None:
-        command = f"env TERM=xterm LANG=C.UTF-8 {self.ssh}; echo SSH-ENDED; sleep 60"
+    def login(self, session: str, lang: str = "C.UTF-8") -> None:
+        """Log in from a terminal whose ``LANG`` is ``lang`` (ssh sends it)."""
+        command = f"env TERM=xterm LANG={lang} {self.ssh}; echo SSH-ENDED; sleep 60"
         done = self.tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
         assert done.returncode == 0, done.stderr
         self.sessions.append(session)
@@ -283,9 +284,10 @@ def test_guests_log_in_over_ssh_and_see_the_lobby(tmp_path: Path) -> None:
             guests.enter("ann", "Ann", "4242")
             lobby = guests.wait_for("ann", "you: Ann", "online (1)", "n new table", "q quit")
             assert f"127.0.0.1:{server_port}" in lobby
-            guests.login("bob")
+            # Bob's terminal speaks German: ssh sends his LANG, and the client does too.
+            guests.login("bob", lang="de_DE.UTF-8")
             guests.enter("bob", "Bob", "")
-            guests.wait_for("bob", "you: Bob", "online (2)", "Ann  Bob")
+            guests.wait_for("bob", "du: Bob", "online (2)", "Ann  Bob", "n neu", "? Hilfe")
             guests.wait_for("ann", "online (2)", "Ann  Bob")
 
             # Ann quits: her ssh session ends, and so does her place in the lobby.
