@@ -464,6 +464,8 @@ def test_lobby_chat_refusals_and_records(pool: list[str]) -> None:
         {
             "n": n,
             "lines": (words.line(500), words.line(500)),
+            # Kinds this client does not know: it shows the server's lines.
+            "events": ({"kind": words.line(32)}, {"kind": words.line(32)}),
             "round": 1,
             "phase": "playing",
             "turn": n % 2,
