@@ -418,13 +418,16 @@ class MauMauApp(App[None]):
 
     def on_language_changed(self, event: LanguageChanged) -> None:
         """Another language was chosen (on the help screen): every screen in the stack
-        is drawn again in it, with its footer of keys. Lines already in the table's
-        log and chat stay in the language they were written in."""
+        is drawn again in it, with its footer of keys. The lines of the table's log
+        are written again in it, from what they were written from (the chat is
+        people's own words); a complaint under the hand goes, as after a move."""
+        self.model.rewrite_log()
         paused = self.model.table.paused if self.model.table is not None else None
         self.paused_text = None
         self.set_paused(paused if self._find(TableScreen) is not None else None)
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
+                screen.drop_problem()
                 screen.refresh_model(full=True)
             elif isinstance(screen, LobbyScreen):
                 screen.refresh_model()

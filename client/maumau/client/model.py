@@ -132,6 +132,11 @@ class Model:
     table: TableInfo | None = None
     view: View | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    # What each line of ``log`` was written from (the line and the seats' names then),
+    # so that a change of language writes the whole log again (:meth:`rewrite_log`).
+    log_sources: deque[tuple[GameEvent | MauDecision, list[str]]] = field(
+        default_factory=lambda: deque(maxlen=LOG_LINES)
+    )
     log_seq: int = -1  # the highest seq of a line in the log (-1: none yet at this table)
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     lobby_chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
@@ -160,6 +165,7 @@ class Model:
         elif isinstance(message, TableInfo):
             if self.table is None or self.table.id != message.id:
                 self.log.clear()
+                self.log_sources.clear()
                 self.log_seq = -1
                 self.chat.clear()
                 self.view = None
@@ -209,8 +215,16 @@ class Model:
         if line.seq <= self.log_seq:
             return False
         self.log_seq = line.seq
-        self.log.append(self.line_text(line))
+        names = self.seat_names()
+        self.log_sources.append((line, names))
+        self.log.append(self.line_text(line, names))
         return True
+
+    def rewrite_log(self) -> None:
+        """Write every line of the log again, in the language spoken now."""
+        self.log = deque(
+            (self.line_text(line, names) for line, names in self.log_sources), maxlen=LOG_LINES
+        )
 
     def seat_names(self) -> list[str]:
         """Each seat's plain name, as event lines name them (no bot level)."""
@@ -218,17 +232,20 @@ class Model:
             return []
         return [s["name"] or seat_name([], i) for i, s in enumerate(self.table.seats)]
 
-    def line_text(self, line: GameEvent | MauDecision) -> str:
+    def line_text(self, line: GameEvent | MauDecision, names: list[str] | None = None) -> str:
         """An ``event`` or ``mau_decision`` in the player's language, written from its
         facts (``GameEvent.facts()``; a decision's ``seat``, ``outcome`` and
         ``stamps``); the server's English ``text`` when the facts are not there (an
-        older server) or not known."""
+        older server) or not known. ``names``: the seats' names (those of now when
+        None)."""
+        if names is None:
+            names = self.seat_names()
         if isinstance(line, GameEvent):
             facts = getattr(line, "facts", None)
             found = facts() if callable(facts) else None
-            written = event_line(found, self.seat_names()) if found else None
+            written = event_line(found, names) if found else None
         else:
-            written = decision_line(line.seat, line.outcome, line.stamps, self.seat_names())
+            written = decision_line(line.seat, line.outcome, line.stamps, names)
         return written or line.text
 
     @property

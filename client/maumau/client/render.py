@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from .i18n import _, ngettext, pgettext
@@ -330,10 +331,15 @@ def waiting_room(model: Model, ascii_only: bool, width: int = 80) -> Text:
 
 
 def pile(
-    model: Model, ascii_only: bool, seconds_left: float | None, clock_stopped: bool = False
+    model: Model,
+    ascii_only: bool,
+    seconds_left: float | None,
+    clock_stopped: bool = False,
+    width: int | None = None,
 ) -> Text:
     """The pile, the stock and the direction; then whose turn it is with its countdown
-    (or "clock stopped" there while the connection is down), or how the round stands."""
+    (or "clock stopped" there while the connection is down), or how the round stands.
+    When the first line would not fit in ``width``, the direction is only its arrow."""
     view = model.view
     text = Text()
     if view is None:
@@ -342,16 +348,21 @@ def pile(
     direction = marks["cw"] if view.direction == 1 else marks["ccw"]
     # As wide as the longer way (so "on top" stays put when play turns), and a space.
     room = max(22, max(len(marks["cw"]), len(marks["ccw"])) + 1)
-    text.append(
-        " " + _("stock {count}").format(count=f"{view.stock:<3}") + f"  {direction:<{room}}"
-    )
-    text.append(_("on top: "))
-    text.append(
-        f" {label(view.top, ascii_only)} ", style=card_style(view.top, True, False) + " reverse"
-    )
+    stock = " " + _("stock {count}").format(count=f"{view.stock:<3}") + "  "
+    top = f" {label(view.top, ascii_only)} "
+    named = ""
     if view.named:
         what = _("suit: {suit}") if model.is_classic() else _("colour: {suit}")
-        text.append("  " + what.format(suit=suit_words(view.named, ascii_only)), style="bold")
+        named = "  " + what.format(suit=suit_words(view.named, ascii_only))
+    if width is not None:
+        rest = cell_len(stock + _("on top: ") + top + named)
+        if rest + room > width:
+            direction, room = direction.split(" ")[0], 3
+    text.append(stock + f"{direction:<{room}}")
+    text.append(_("on top: "))
+    text.append(top, style=card_style(view.top, True, False) + " reverse")
+    if named:
+        text.append(named, style="bold")
     text.append("\n ")
     names = model.names()
     if view.phase == "playing":
@@ -522,7 +533,13 @@ def score_chart(model: Model, ascii_only: bool, width: int = 72) -> Text:
     names = model.names()
     history = model.score_history
     name_width = max(len(n) for n in names)
-    column = max(4, *(len(str(v)) + 1 for row in history for v in row), len(f"r{len(history)}") + 1)
+    # NOTE: a column of the score chart: round n, as short as can be (2 to 4 letters).
+    head = pgettext("score chart", "r{n}")
+    column = max(
+        4,
+        *(len(str(v)) + 1 for row in history for v in row),
+        len(head.format(n=len(history))) + 1,
+    )
     fits = max(1, (width - 1 - name_width - 1 - 8) // column)  # a bar of at least 8
     shown = history[-fits:]
     bar_width = max(8, min(20, width - 1 - name_width - 1 - column * len(shown)))
@@ -536,7 +553,7 @@ def score_chart(model: Model, ascii_only: bool, width: int = 72) -> Text:
     text.append(heading.format(target=target, last=first - 1) + "\n")
     text.append(f" {'':<{name_width}}", style="dim")
     for n in range(first, len(history) + 1):
-        text.append(f"{'r' + str(n):>{column}}", style="dim")
+        text.append(f"{head.format(n=n):>{column}}", style="dim")
     text.append("\n")
     block, empty = ("#", ".") if ascii_only else ("█", "░")
     latest = history[-1]

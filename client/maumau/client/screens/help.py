@@ -149,6 +149,7 @@ class HelpScreen(AsciiAware, ModalScreen[None]):
             return
         config.save({"language": following})
         await self.recompose()
+        self.query_one("#help").focus()  # keys scroll it again, as before
         self.post_message(LanguageChanged())
 
     def action_close(self) -> None:

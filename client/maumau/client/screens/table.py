@@ -195,6 +195,12 @@ class TableScreen(Screen[None]):
                 return header, boxes
         return False, False
 
+    def drop_problem(self) -> None:
+        """Say nothing more under the hand about the last key (its words are of
+        another language now)."""
+        if self.drawn:
+            self.query_one(Hand).problem = None
+
     def show_problem(self, text: str) -> None:
         """Say, under the hand, why the last key did nothing (until the next change)."""
         self.query_one(Hand).complain(text)

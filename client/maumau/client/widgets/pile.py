@@ -58,6 +58,12 @@ class Pile(Static):
     def draw(self) -> None:
         host = host_of(self.app)
         if self.stopped:
-            self.update(render.pile(host.model, host.ascii_only, None, clock_stopped=True))
+            self.update(
+                render.pile(
+                    host.model, host.ascii_only, None, clock_stopped=True, width=self.app.size.width
+                )
+            )
             return
-        self.update(render.pile(host.model, host.ascii_only, self.seconds_left))
+        self.update(
+            render.pile(host.model, host.ascii_only, self.seconds_left, width=self.app.size.width)
+        )
