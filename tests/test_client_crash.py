@@ -153,6 +153,6 @@ async def test_a_client_closed_without_quitting_is_back_at_its_table_next_time(
 
 
 def test_a_goodbye_for_a_replaced_connection_is_told_apart() -> None:
-    assert LinkClosed("x", None, "replaced by a new connection").replaced
-    assert not LinkClosed("x", None, "the server is shutting down").replaced
+    assert LinkClosed("x", None, "replaced by a new connection", "replaced").replaced
+    assert not LinkClosed("x", None, "the server is shutting down", "shutdown").replaced
     assert not LinkClosed("x").replaced

@@ -394,7 +394,11 @@ def test_refusals_and_goodbyes_before_the_welcome(pool: list[str]) -> None:
     refusal, goodbye, typed = words.line(500), words.line(200), words.name()
     reserved = Error("name_reserved", words.line(500), "hello", fatal=True)
     server = FakeServer(
-        [[Error("name_taken", refusal, "hello", fatal=True)], [reserved], [Goodbye(goodbye)]]
+        [
+            [Error("name_taken", refusal, "hello", fatal=True)],
+            [reserved],
+            [Goodbye(goodbye, "shutdown")],
+        ]
     )
 
     async def scenario() -> None:
@@ -647,7 +651,7 @@ def test_goodbye_after_the_welcome_is_a_banner(pool: list[str]) -> None:
             async with app.run_test(size=SIZE, notifications=True) as pilot:
                 await until(pilot, screen_is(app, LobbyScreen))
                 server.open.clear()  # the banner stays until the client is welcomed again
-                await server.push(Goodbye(reason))
+                await server.push(Goodbye(reason, "shutdown"))
                 assert server.writer is not None
                 server.writer.close()
                 await until(pilot, lambda: app.banner_text is not None)

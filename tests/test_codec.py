@@ -1127,7 +1127,7 @@ def test_after_a_fatal_error_only_error_and_goodbye() -> None:
     expect_local(server, EXAMPLES["ping"], "errored")
     assert server.send(Error(code="undecodable", message="bad bytes", fatal=True))
     assert server.state is State.ERROR
-    assert server.send(Goodbye(reason="protocol error"))
+    assert server.send(Goodbye(reason="protocol error", code="shutdown"))
     assert server.state is State.CLOSED
     expect_local(server, Error(code="x", message="y"), "closed")
 
@@ -1165,7 +1165,7 @@ def test_refused_welcome_does_not_open_the_server() -> None:
 def test_refused_goodbye_does_not_close() -> None:
     server = open_server()
     with pytest.raises(LocalProtocolError):
-        server.send(Goodbye(reason="x" * (DEFAULT_MAX_FRAME + 1)))
+        server.send(Goodbye(reason="x" * (DEFAULT_MAX_FRAME + 1), code="shutdown"))
     assert server.state is State.OPEN
     assert server.send(Goodbye(reason="shutdown", code="shutdown"))
 

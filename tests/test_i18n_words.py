@@ -368,3 +368,24 @@ def test_card_words_come_from_the_catalog(catalog: Catalog) -> None:
     assert words.card_text("W4") == "«W+4»"
     assert words.suit_text("C") == "♣ «clubs»"
     assert words.suit_text("B") == "«blue»"
+
+
+@pytest.mark.parametrize(
+    "field,expected",
+    [
+        ("create_table.name", "Der Name eines Tisches muss etwas zeigen."),
+        ("play.named", "Diese Farbe gehört zum anderen Spiel."),
+        ("hello.name", "Diesen Namen kannst du nicht nehmen"),
+    ],
+)
+def test_bad_name_is_told_apart_by_its_field(field: str, expected: str) -> None:
+    """The three names ``bad_name`` refuses get three sentences (in German here)."""
+    i18n.set_language("de")
+    line = words.error_line("bad_name", {"field": field}, "the English")
+    assert line.startswith(expected.rstrip(".")), line
+
+
+def test_seconds_are_written_as_the_server_writes_them() -> None:
+    i18n.set_language("de")
+    line = words.error_line("hello_timeout", {"seconds": 10.0}, "no hello within 10 s")
+    assert "10 s" in line and "10.0" not in line, line

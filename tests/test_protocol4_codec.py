@@ -25,6 +25,8 @@ from maumau.protocol.messages import (
     Message,
     Welcome,
 )
+from maumau.server.rules import Catch, SayMau
+from maumau.server.rules.views import offered
 
 SEAT = st.integers(0, 9)
 CARD = st.sampled_from(CODE_OF)
@@ -180,3 +182,11 @@ def test_goodbye_needs_its_code_on_the_wire() -> None:
         assert error.code == "bad_message" and error.details == {"field": "goodbye.code"}
     else:
         raise AssertionError("a goodbye without its code was accepted")
+
+
+def test_calls_are_offered_mau_before_maumau_and_each_once() -> None:
+    """Whatever order the windows list them in, a view offers each move once, in the
+    documented order (the calls "mau" before "maumau", catches as their windows
+    opened)."""
+    moves = [SayMau(0, "maumau"), SayMau(0, "mau"), Catch(0, 2), SayMau(0, "maumau"), Catch(0, 1)]
+    assert offered(moves) == (SayMau(0, "mau"), SayMau(0, "maumau"), Catch(0, 2), Catch(0, 1))

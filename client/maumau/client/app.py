@@ -93,7 +93,7 @@ ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓":
 
 def error_text(error: Error) -> str:
     """A refusal in the player's language (from its code and ``details``)."""
-    return error_line(error.code, getattr(error, "details", None), error.message)
+    return error_line(error.code, error.details, error.message)
 
 
 class MauMauApp(App[None]):

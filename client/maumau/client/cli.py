@@ -66,7 +66,7 @@ def choose_language(argv: list[str] | None, environ: dict[str, str] | None = Non
     early.add_argument("--lang")
     flag = early.parse_known_args(argv)[0].lang
     env = dict(os.environ if environ is None else environ)
-    if flag is not None and i18n.normalize(flag) is None:
+    if flag is not None and flag not in i18n.LANGUAGES:  # exactly as --lang's choices
         with contextlib.suppress(i18n.MissingCatalog):  # said in the language otherwise chosen
             i18n.set_language(i18n.choose(None, config.load().get("language"), env))
         offered = ", ".join(i18n.LANGUAGES)

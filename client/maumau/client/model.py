@@ -113,7 +113,7 @@ def records_problem(error: Error) -> str:
     """A refused records request, in words for the screen that asked."""
     if error.code == "no_store":
         return _(NO_RECORDS)
-    text = error_line(error.code, getattr(error, "details", None), error.message)
+    text = error_line(error.code, error.details, error.message)
     return text[:1].upper() + text[1:] if text else error.code
 
 
@@ -241,9 +241,7 @@ class Model:
         if names is None:
             names = self.seat_names()
         if isinstance(line, GameEvent):
-            facts = getattr(line, "facts", None)
-            found = facts() if callable(facts) else None
-            written = event_line(found, names) if found else None
+            written = event_line(line.facts(), names)
         else:
             written = decision_line(line.seat, line.outcome, line.stamps, names)
         return written or line.text

@@ -57,11 +57,8 @@ class LinkClosed(Exception):
     @property
     def replaced(self) -> bool:
         """The server closed this connection because the session was resumed on
-        another (its goodbye's code is "replaced"; before protocol 4 its reason said
-        "replaced by a new connection")."""
-        if self.goodbye_code is not None:
-            return self.goodbye_code == "replaced"
-        return self.goodbye is not None and "replaced" in self.goodbye
+        another (its goodbye's code is "replaced")."""
+        return self.goodbye_code == "replaced"
 
 
 class ServerLink:
@@ -130,7 +127,7 @@ class ServerLink:
                 continue
             if event is PEER_CLOSED:
                 if fatal is not None:
-                    details = getattr(fatal, "details", None)
+                    details = fatal.details
                     reason = error_line(fatal.code, details, fatal.message)
                 elif goodbye is not None:
                     reason = goodbye_line(goodbye_code, goodbye)
@@ -146,7 +143,7 @@ class ServerLink:
                 fatal = event
             if isinstance(event, Goodbye):
                 goodbye = event.reason  # e.g. "the server is shutting down"
-                goodbye_code = getattr(event, "code", None)
+                goodbye_code = event.code
             deliver(event)
 
     def close(self) -> None:

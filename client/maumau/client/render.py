@@ -481,18 +481,19 @@ def round_result(model: Model, ascii_only: bool, width: int = 72) -> Text:
             score,
         )
         text.append(won.format(name=names[view.winner], points=score) + "\n", style="bold")
-    went = _("Round {round}: {name} goes out").format(
-        round=last["round"], name=names[last["winner"]]
-    )
-    text.append(went, style="bold")
     paid = pgettext("list separator", ", ").join(
         f"{names[s]} {p}" for s, p in enumerate(last["hand_points"]) if p
     )
-    if paid:
-        scores = _(" and scores {points} ({paid})").format(points=last["points"], paid=paid)
-    else:
-        scores = _(" and scores {points}").format(points=last["points"])
-    text.append(scores + "\n")
+    # One sentence a case, so that a translation may order it as its language needs.
+    went = (
+        _("Round {round}: {name} goes out and scores {points} ({paid})")
+        if paid
+        else _("Round {round}: {name} goes out and scores {points}")
+    )
+    line = went.format(
+        round=last["round"], name=names[last["winner"]], points=last["points"], paid=paid
+    )
+    text.append(line + "\n", style="bold")
     name_width = max(len(n) for n in names)
     prefix = 1 + name_width + 1 + 4 + 2
     room = max(8, width - prefix)
@@ -574,15 +575,12 @@ def when(finished: float) -> str:
     return datetime.datetime.fromtimestamp(finished).strftime("%Y-%m-%d %H:%M")
 
 
-def counted(count: int, one: str, many: str | None = None) -> str:
-    """``1 win``, ``3 wins``."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
-
-
 def game_name(variant: str) -> str:
     """A game's short name: ``Mau Mau``, ``American``."""
+    if variant == "classic":
+        return _("Mau Mau")
     # NOTE: the short name of American Mau-Mau where room is scarce.
-    return _("Mau Mau") if variant == "classic" else pgettext("short game name", "American")
+    return pgettext("short game name", "American")
 
 
 # --- replays -------------------------------------------------------------------------

@@ -548,12 +548,7 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
     "server_full": (N_("The server is full; try again later."), []),
     "bad_name": (
         N_("That name cannot be used: it shows too little, or looks like a bot's."),
-        [
-            (
-                ("name",),
-                N_("The name {name} cannot be used: it shows too little, or looks like a bot's."),
-            )
-        ],
+        [],
     ),
     "name_taken": (
         N_("That name is in use; pick another."),
@@ -634,6 +629,12 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
     "bad_call": (N_('Say "Mau" or "Mau Mau".'), []),
 }
 
+#: ``bad_name`` refuses three names, told apart by ``details.field``.
+_BAD_NAME_BY_FIELD = {
+    "create_table.name": N_("A table's name must show something."),
+    "play.named": N_("That suit or colour belongs to the other game."),
+}
+
 #: Every error code the client writes itself.
 ERROR_CODES = frozenset(_ERRORS)
 
@@ -646,12 +647,14 @@ def error_line(code: str, details: Facts | None, message: str) -> str:
         return message or code
     plain, detailed = known
     facts = dict(details or {})
-    text = plain
+    text = _BAD_NAME_BY_FIELD.get(str(facts.get("field")), plain) if code == "bad_name" else plain
     for keys, template in detailed:
         if all(facts.get(key) is not None for key in keys):
             text = template
             break
     values = {key: facts.get(key) for key in ("field", "name", "limit", "version", "seconds")}
+    if isinstance(values["seconds"], float):
+        values["seconds"] = f"{values['seconds']:g}"  # 10 s, as the server writes it
     for key in ("card", "top"):
         shown = facts.get(key)
         values[key] = card_text(shown) if shown in CARD_BY_CODE else shown

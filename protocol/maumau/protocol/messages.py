@@ -449,9 +449,9 @@ class Lobby(Message):
 
     def to_wire(self) -> dict[str, Any]:
         """``more`` is left out when it is 0."""
-        data: dict[str, Any] = {"type": self.TYPE, "tables": self.tables, "online": self.online}
-        if self.more:
-            data["more"] = self.more
+        data = Message.to_wire(self)
+        if not self.more:
+            del data["more"]
         return data
 
 
@@ -864,7 +864,7 @@ class Goodbye(Message):
     SENDER = "server"
     SCHEMA = {"reason": s.text(200, 1), "code": s.one_of(*GOODBYE_CODES)}
     reason: str
-    code: str = "shutdown"  # required on the wire; the default only spares older callers
+    code: str
 
 
 def decode_message(data: Any, sender: str) -> Message:

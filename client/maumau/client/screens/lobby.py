@@ -265,6 +265,8 @@ class LobbyScreen(Screen[None]):
         box = self.query_one("#lobby-input", Input)
         box.display = not box.display
         if box.display:
+            # Worded as it opens: the language may have changed since the screen was made.
+            box.placeholder = _("say something to the lobby; Enter sends, Esc leaves")
             box.focus()
         else:
             self.query_one("#tables", DataTable).focus()

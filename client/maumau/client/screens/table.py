@@ -350,6 +350,8 @@ class TableScreen(Screen[None]):
         box = self.query_one("#chat-input", Input)
         box.display = not box.display
         if box.display:
+            # Worded as it opens: the language may have changed since the screen was made.
+            box.placeholder = _("say something at the table; Enter sends, Esc leaves")
             box.focus()
             self.call_after_refresh(self._show_latest)
         else:

@@ -34,7 +34,6 @@ from maumau.protocol.cards import (
     AMERICAN_DECK,
     CLASSIC_DECK,
     CODE_OF,
-    COLOUR_CODES,
     NO_SUIT,
     POINTS_OF,
     RANK_7,
@@ -42,7 +41,6 @@ from maumau.protocol.cards import (
     RANK_9,
     RANK_JACK,
     RANK_OF,
-    SUIT_CODES,
     SUIT_OF,
     SYMBOL_DRAW_TWO,
     SYMBOL_REVERSE,
@@ -97,6 +95,7 @@ from .events import (
     Skipped,
     TimedOut,
 )
+from .facts import ANSWERS, named_code
 from .settings import Settings
 from .state import CallWindow, MatchState, RoundResult
 
@@ -121,10 +120,6 @@ def _code(card: object) -> str:
     if type(card) is int and 0 <= card < len(CODE_OF):
         return CODE_OF[card]
     return repr(card)[:8]
-
-
-def _named_code(card: int, named: int) -> str:
-    return (SUIT_CODES if is_classic(card) else COLOUR_CODES)[named]
 
 
 # --- setting up ----------------------------------------------------------------
@@ -405,7 +400,7 @@ def _apply_play(state: MatchState, action: Play, events: list[Event]) -> None:
                 {
                     "card": CODE_OF[card],
                     "amount": state.penalty,
-                    "answer": "seven" if state.penalty_kind == PENALTY_SEVEN else "draw_two",
+                    "answer": ANSWERS[state.penalty_kind],
                 },
             )
     elif not _playable(state, card):
@@ -531,7 +526,7 @@ def _mismatch(state: MatchState, card: int) -> dict[str, Any]:
     if state.named >= 0 and (
         RANK_OF[top] == RANK_JACK if is_classic(top) else RANK_OF[top] >= SYMBOL_WILD
     ):
-        details["named"] = _named_code(top, state.named)
+        details["named"] = named_code(top, state.named)
     return details
 
 
@@ -740,31 +735,27 @@ def _apply_catch(state: MatchState, action: Catch, events: list[Event]) -> None:
                 # Nothing was left to draw: the player stays out and the round ends.
                 _close_window(state, window, events)
             return
-    reason = _why_not_catchable(state, target)
     false_penalty = state.settings.false_catch_penalty
     if not false_penalty:
-        raise IllegalAction(
-            "nothing_to_catch", reason, {"seat": target, "why": _why_code(state, target)}
-        )
+        why = _why_code(state, target)
+        raise IllegalAction("nothing_to_catch", _NOT_CATCHABLE[why], {"seat": target, "why": why})
     events.append(FalseCatch(seat, target, false_penalty))
     _draw_penalty(state, seat, false_penalty, 0, events)
 
 
+_NOT_CATCHABLE = {
+    "final_card": "their last card is no Jack, or they said Mau Mau in time: nothing to catch",
+    "said": "they said it in time",
+    "no_window": "they have no open call window: nothing to catch",
+}
+
+
 def _why_code(state: MatchState, target: int) -> str:
-    """:func:`_why_not_catchable` as a code: ``final_card``, ``said`` or ``no_window``."""
+    """Why ``target`` cannot be caught, as a code of :data:`_NOT_CATCHABLE`."""
     for window in state.windows:
         if window.seat == target:
             return "final_card" if window.final else "said"
     return "no_window"
-
-
-def _why_not_catchable(state: MatchState, target: int) -> str:
-    for window in state.windows:
-        if window.seat == target:
-            if window.final:
-                return "their last card is no Jack, or they said Mau Mau in time: nothing to catch"
-            return "they said it in time"
-    return "they have no open call window: nothing to catch"
 
 
 def _apply_end_window(state: MatchState, window_id: int, events: list[Event]) -> None:

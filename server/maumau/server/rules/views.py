@@ -177,7 +177,12 @@ def offered(actions: list[Action]) -> tuple[Action, ...]:
     if last is Pass or last is Play:
         return tuple(actions)
     unique = dict.fromkeys(actions)
-    return tuple(sorted(unique, key=lambda action: _ORDER[type(action)]))
+    return tuple(sorted(unique, key=_offer_key))
+
+
+def _offer_key(action: Action) -> tuple[int, bool]:
+    """The documented order; the sort is stable, so catches stay in window order."""
+    return _ORDER[type(action)], isinstance(action, SayMau) and action.call == "maumau"
 
 
 def view(state: MatchState, seat: int | None) -> MatchView:
