@@ -38,7 +38,7 @@ import unicodedata
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from textual.geometry import Region
 from textual.screen import Screen
@@ -309,7 +309,7 @@ async def check(
     deadline = time.monotonic() + 10
     while left := missing(app, server, values, most):
         if time.monotonic() > deadline:
-            raise AssertionError(f"not on screen: {left!r}")
+            raise AssertionError(f"not on screen: {left!r}; banner: {app.banner_text!r}")
         await pilot.pause(0.05)
 
 
@@ -381,8 +381,14 @@ def last_round(round_no: int, winner: int) -> dict[str, Any]:
 
 # --- the scenarios ----------------------------------------------------------------------
 
+# No shrinking: each run of a scenario drives a whole app for seconds, so a failure is
+# reported as found (with its example) instead of being shrunk for many minutes.
 EXAMPLES = settings(
-    max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+    max_examples=2,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    database=None,
+    phases=[Phase.explicit, Phase.generate],
 )
 
 

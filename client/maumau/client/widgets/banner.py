@@ -1,4 +1,5 @@
-"""The banner: one line at the top of a main screen while something is wrong."""
+"""The banner: a line at the top of a main screen while something is wrong (up to three
+when its words need them: a long reason, or a language with long words)."""
 
 from __future__ import annotations
 
