@@ -94,3 +94,18 @@ def test_help_offers_the_languages_in_their_own_names(own_config: Path) -> None:
         if (own_config / "maumau" / "client.json").exists()
         else True
     )
+
+
+def test_help_and_argument_errors_speak_the_language_argparse_included(
+    own_config: Path,
+) -> None:
+    """argparse's own words ("usage:", "options", its errors) go through the catalogs."""
+    done = run_cli(["--help", "--lang", "de"], own_config)
+    assert done.returncode == 0
+    assert done.stdout.startswith("Aufruf: maumau-client"), done.stdout[:200]
+    assert "Optionen:" in done.stdout and "diese Hilfe zeigen und beenden" in done.stdout
+    wrong = run_cli(["--lang", "cs", "--bots", "x"], own_config)
+    assert wrong.returncode == 2
+    assert "maumau-client: chyba: argument --bots: neplatná hodnota (int): 'x'" in wrong.stderr
+    english = run_cli(["--lang", "en", "--help"], own_config)
+    assert english.stdout.startswith("usage: maumau-client"), english.stdout[:200]

@@ -32,7 +32,7 @@ import sys
 
 from . import config, i18n
 from .address import parse_address
-from .i18n import _
+from .i18n import N_, _
 
 
 def default_name() -> str:
@@ -50,6 +50,25 @@ def wants_ascii(environ: dict[str, str] | None = None) -> bool:
     value = env.get("LC_ALL") or env.get("LANG") or ""
     return "utf-8" not in value.lower() and "utf8" not in value.lower()
 
+
+# argparse words its own parts ("usage:", "options", its errors) through gettext's
+# default domain, which knows no language of ours: they go through the client's
+# catalogs instead, so that --help and a mistyped argument speak the chosen language.
+# These are argparse's own messages (Python 3.11 to 3.13), listed for extraction.
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("expected one argument"),
+)
+argparse._ = _  # type: ignore[attr-defined]
 
 BOTS_LIMIT = {"classic": 3, "american": 9}  # seats at most (4, 10), less the player's
 
