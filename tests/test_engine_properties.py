@@ -182,7 +182,7 @@ def check_position(state: MatchState, rng: random.Random) -> None:
 
 # Example counts are held to what the CI's ten minutes allow (about a second a match);
 # run with more (hypothesis' settings) when changing the engine.
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=table_settings(target=60), seed=st.integers(0, 2**32), policy=st.integers(0, 2**32))
 def test_every_legal_action_applies_cards_are_conserved_and_views_hide_cards(
     config: Settings, seed: int, policy: int
@@ -192,7 +192,7 @@ def test_every_legal_action_applies_cards_are_conserved_and_views_hide_cards(
     assert state.scores[state.winner] >= 60
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(config=table_settings(), seed=st.integers(0, 2**32), policy=st.integers(0, 2**32))
 def test_every_random_match_ends_at_the_target(config: Settings, seed: int, policy: int) -> None:
     state, _log = play_match(config, seed, policy, check_every=10_000)

@@ -254,19 +254,19 @@ def quiet_table() -> list[Message]:
     return [m for m in classic_table() if not isinstance(m, GameEvent)]
 
 
+# The lobby, the help, the round result and the leave question are drawn in the real
+# game below (test_a_real_table_says_every_word_through_the_catalogs), not again here.
 SCREENS: dict[str, tuple[Callable[[], App[Any]], list[str]]] = {
     "connect": (lambda: StillApp([], lambda: ConnectScreen("", "Ann")), []),
     "connect, nothing typed": (
         lambda: StillApp([], lambda: ConnectScreen("", "Ann")),
         ["enter"],
     ),
-    "lobby": (lambda: StillApp(lobby(), LobbyScreen), []),
     "new table": (lambda: over(lambda: StillApp(lobby(), LobbyScreen), NewTableScreen), []),
     "new table, american": (
         lambda: over(lambda: StillApp(lobby(), LobbyScreen), NewTableScreen),
         ["tab", "down", "enter", "tab", "tab", "tab", "tab"],
     ),
-    "help": (lambda: over(lambda: StillApp(lobby(), LobbyScreen), HelpScreen), []),
     "suit picker": (
         lambda: over(
             lambda: StillApp(quiet_table(), TableScreen),
@@ -274,11 +274,6 @@ SCREENS: dict[str, tuple[Callable[[], App[Any]], list[str]]] = {
         ),
         [],
     ),
-    "leave?": (
-        lambda: StillApp(quiet_table(), TableScreen),
-        ["q"],
-    ),
-    "round result": (lambda: result(False), []),
     "match result": (lambda: result(True), []),
     "leaderboard": (lambda: AnsweringApp(LeaderboardScreen, stats=STATS), []),
     "history": (lambda: AnsweringApp(HistoryScreen, matches=MATCHES), ["down"]),

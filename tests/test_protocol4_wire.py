@@ -169,7 +169,7 @@ async def test_every_event_of_a_match_carries_facts_that_agree_with_the_views(
     tcp_server: tuple[Server, int], variant: str
 ) -> None:
     _, port = tcp_server
-    target = 250 if variant == "classic" else 400
+    target = 250 if variant == "classic" else 300
     ann = await WireClient.connect("127.0.0.1", port, "Ann")
     bob = await WireClient.connect("127.0.0.1", port, "Bob")
     eve = await WireClient.connect("127.0.0.1", port, "Eve")
