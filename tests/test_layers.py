@@ -37,6 +37,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.server",
             "maumau.server.names",
             "maumau.server.arbiter",
+            "maumau.server.latency",
             "maumau.server.rollout",
             "maumau.server.search",
             "maumau.server.bots",

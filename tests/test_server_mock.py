@@ -6,6 +6,8 @@ replaced with one built by ``helpers.table`` and every seat is sent its view aga
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import trio
 import trio.testing
@@ -26,6 +28,7 @@ from maumau.protocol.messages import (
     TableInfo,
     View,
 )
+from maumau.server.latency import Latency
 from maumau.server.server import Server
 from maumau.server.table import Table
 
@@ -140,6 +143,14 @@ async def test_exact_tie_goes_to_the_caller(nursery, autojump_clock) -> None:
     assert len(table.match.hands[0]) == 1
 
 
+def steady_link(server: Any, name: str, rtt: float) -> None:
+    """The named player's connection, as if five pings had each taken ``rtt``."""
+    session = next(s for s in server.sessions.values() if s.name == name)
+    session.latency = Latency()
+    for i in range(5):
+        session.latency.add(i, i + rtt)
+
+
 @pytest.mark.parametrize(
     ("rtt", "late", "wins"),
     [
@@ -154,8 +165,8 @@ async def test_lag_compensation(nursery, autojump_clock, rtt, late, wins) -> Non
     await set_position(
         table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C", lag_compensation=True
     )
-    next(s for s in server.sessions.values() if s.name == "Ann").rtt = rtt
-    next(s for s in server.sessions.values() if s.name == "Bob").rtt = 0.0
+    steady_link(server, "Ann", rtt)
+    steady_link(server, "Bob", 0.0)
     await ann.send(PlayCard("QH"))
     await trio.sleep(0.3)
     await bob.send(CatchPlayer(0))
@@ -181,7 +192,7 @@ async def test_without_lag_compensation_the_later_call_loses(nursery, autojump_c
     server = await start_server(nursery)
     (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)
     await set_position(table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C")
-    next(s for s in server.sessions.values() if s.name == "Ann").rtt = 0.020
+    steady_link(server, "Ann", 0.020)
     await ann.send(PlayCard("QH"))
     await trio.sleep(0.3)
     await bob.send(CatchPlayer(0))

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import schema as s
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 NAME_MAX = 24
 CHAT_MAX = 200
 TABLE_NAME_MAX = 32
@@ -35,6 +35,9 @@ _LEVEL = s.one_of(*BOT_LEVELS)
 _MATCH_ID = s.integer(1, 2**62)
 _ANSWER = s.one_of("seven", "draw_two", "wild_draw_four")
 _SCORES = s.array(s.integer(0, 10_000_000), 10)
+# A client's own monotonic clock, in milliseconds (any origin), and a duration on it.
+_CLOCK_MS = s.number(0, 1e13)
+_REACTION_MS = s.number(0, 1e7)
 
 
 class MessageError(ValueError):
@@ -100,9 +103,15 @@ class Ping(Message):
 @_register
 @dataclass(frozen=True, slots=True)
 class Pong(Message):
+    """The answer to a Ping. A client may add ``clock_ms``, its own monotonic clock
+    when it sent the pong, so that the server can place the client's clock against its
+    own (for lag compensation; see docs/protocol.md)."""
+
     TYPE = "pong"
-    SCHEMA = {"nonce": s.integer(0, 2**62)}
+    SCHEMA = {"nonce": s.integer(0, 2**62), "clock_ms": s.optional(_CLOCK_MS)}
+    OPTIONAL = frozenset({"clock_ms"})
     nonce: int
+    clock_ms: float | None = None
 
 
 # --- client to server -------------------------------------------------------------------
@@ -269,19 +278,41 @@ class ChallengeCard(Message):
 @_register
 @dataclass(frozen=True, slots=True)
 class SayMau(Message):
+    """Say Mau (or Mau Mau). ``reaction_ms``: how long after receiving the frame that
+    opened the call window the client sent this, on its own clock; ``clock_ms``: its
+    clock when it sent this. Both optional; they let the server measure this claim's own
+    exchange for lag compensation."""
+
     TYPE = "say_mau"
     SENDER = "client"
-    SCHEMA = {"call": _CALL}
+    SCHEMA = {
+        "call": _CALL,
+        "reaction_ms": s.optional(_REACTION_MS),
+        "clock_ms": s.optional(_CLOCK_MS),
+    }
+    OPTIONAL = frozenset({"reaction_ms", "clock_ms"})
     call: str
+    reaction_ms: float | None = None
+    clock_ms: float | None = None
 
 
 @_register
 @dataclass(frozen=True, slots=True)
 class CatchPlayer(Message):
+    """Catch ``target``, who did not say Mau; ``reaction_ms`` and ``clock_ms`` as for
+    :class:`SayMau`."""
+
     TYPE = "catch"
     SENDER = "client"
-    SCHEMA = {"target": _SEAT}
+    SCHEMA = {
+        "target": _SEAT,
+        "reaction_ms": s.optional(_REACTION_MS),
+        "clock_ms": s.optional(_CLOCK_MS),
+    }
+    OPTIONAL = frozenset({"reaction_ms", "clock_ms"})
     target: int
+    reaction_ms: float | None = None
+    clock_ms: float | None = None
 
 
 @_register
@@ -710,7 +741,7 @@ _STAMP = s.record(
         "after_ms": s.number(-1e7, 1e7),
         "shift_ms": s.number(0, 1e4),
     },
-    {"call": _CALL},
+    {"call": _CALL, "basis": s.one_of("measured", "usual", "refused")},
 )
 
 

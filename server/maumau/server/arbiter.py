@@ -2,8 +2,10 @@
 
 Every say-Mau and every catch is a :class:`Claim`, stamped with ``trio.current_time()``
 when its frame was decoded. With lag compensation on, the stamp moves earlier by the
-connection's smoothed one-way delay (half the round trip of the server's own pings),
-capped at ``lag_compensation_max_ms``. A client's own clock is never used.
+delay the claim's connection is credited with (:func:`maumau.server.latency.credit`):
+measured on the claim's own exchange when the client reported it and the report is
+plausible, else the connection's usual one-way delay; capped at
+``lag_compensation_max_ms``. The order is always decided on the server's clock.
 
 Claims are not applied at once: the table collects them and decides a little later,
 so that a claim that arrives later but carries an earlier (compensated) stamp still
@@ -36,6 +38,7 @@ class Claim:
     target: int = -1
     call: Literal["mau", "maumau"] = "mau"
     sender: Any = field(default=None, compare=False)
+    basis: str | None = None  # how ``shift`` was found (see maumau.server.latency)
 
     @property
     def effective(self) -> float:
@@ -90,13 +93,6 @@ class Arbiter:
         return claims
 
 
-def compensation(rtt: float | None, enabled: bool, cap_ms: int) -> float:
-    """Seconds to move a stamp earlier: half the smoothed RTT, capped; 0 when off."""
-    if not enabled or rtt is None:
-        return 0.0
-    return min(rtt / 2, cap_ms / 1000)
-
-
 def decision_text(
     names: list[str], target: int, opened_at: float, claims: list[Claim], outcome: str
 ) -> str:
@@ -121,4 +117,22 @@ def decision_text(
         previous = claim.effective
     if not parts:
         return f"{names[target]}: {outcome}"
+    parts.extend(credit_text(names, claim) for claim in claims if credit_ms(claim))
     return "; ".join(parts)
+
+
+CREDIT_NOTES = {"measured": "measured", "usual": "usual delay", "refused": "report refused"}
+
+
+def credit_ms(claim: Claim) -> int:
+    """The compensation a claim got, in whole milliseconds, when it is worth a word:
+    0 when it got none, or when nothing says how it was found."""
+    return round(claim.shift * 1000) if claim.basis in CREDIT_NOTES else 0
+
+
+def credit_text(names: list[str], claim: Claim) -> str:
+    """ "Ann's call counted 34 ms earlier for their connection (measured)"."""
+    what = "call" if claim.kind == "call" else "catch"
+    note = CREDIT_NOTES[claim.basis or ""]
+    ms = credit_ms(claim)
+    return f"{names[claim.seat]}'s {what} counted {ms} ms earlier for their connection ({note})"

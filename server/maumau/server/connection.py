@@ -16,9 +16,11 @@ or the protocol is answered with an error; a connection that keeps violating is
 closed. Any exception while handling one connection is logged and ends only that
 connection.
 
-The pinger pings at once and then every ``ping_interval``; the pongs measure the
-round trip (for lag compensation), and a peer that leaves DEAD_AFTER_PINGS pings
-unanswered is disconnected. When a connection ends, its session keeps its seat (see
+The pinger pings at once and then every ``ping_interval`` (every
+``play_ping_interval``, about once a second, while the session's table plays); the
+pongs measure the round trip and place the client's clock (for lag compensation, see
+:mod:`maumau.server.latency`), and a peer that leaves a ping unanswered for DEAD_AFTER
+seconds is disconnected. When a connection ends, its session keeps its seat (see
 :mod:`maumau.server.session`).
 """
 
@@ -46,8 +48,9 @@ from .session import Session
 log = logging.getLogger("maumau.server")
 
 HELLO_TIMEOUT = 10.0
-PING_INTERVAL = 5.0
-DEAD_AFTER_PINGS = 3
+PING_INTERVAL = 5.0  # between pings while the session's table is not playing
+PLAY_PING_INTERVAL = 1.0  # between pings while it is (lag compensation wants samples)
+DEAD_AFTER = 15.0  # seconds a ping may go unanswered before the peer counts as gone
 READ_SIZE = 65536
 SHUTDOWN_GRACE = 1.0
 
@@ -93,6 +96,7 @@ class Connections:
         links: set[Link],
         ping_interval: float = PING_INTERVAL,
         hello_timeout: float = HELLO_TIMEOUT,
+        play_ping_interval: float = PLAY_PING_INTERVAL,
         move_rate: float = 20.0,
         move_burst: float = 40.0,
     ) -> None:
@@ -103,6 +107,7 @@ class Connections:
         self.dispatcher = dispatcher
         self.links = links
         self.ping_interval = ping_interval
+        self.play_ping_interval = play_ping_interval
         self.hello_timeout = hello_timeout
         self.move_rate = move_rate
         self.move_burst = move_burst
@@ -220,8 +225,7 @@ class Connections:
             if isinstance(message, Pong):
                 sent = session.pings.pop(message.nonce, None)
                 if sent is not None:
-                    rtt = stamp - sent
-                    session.rtt = rtt if session.rtt is None else 0.8 * session.rtt + 0.2 * rtt
+                    session.latency.add(sent, stamp, message.clock_ms)
                 continue
             if isinstance(message, Bye):
                 self.lobby.leave_current(session)
@@ -285,23 +289,26 @@ class Connections:
             return event
 
     async def _pinger(self, session: Session, link: Link) -> None:
-        """Ping at once, then every ``ping_interval``; the pongs measure the round trip
-        (for lag compensation), and a peer that leaves DEAD_AFTER_PINGS pings
-        unanswered is disconnected."""
+        """Ping at once, then every ``ping_interval`` (``play_ping_interval`` while the
+        session's table plays); the pongs measure the round trip (for lag compensation),
+        and a peer that leaves a ping unanswered for DEAD_AFTER seconds is
+        disconnected."""
         nonce = 0
         first = True
         while not link.closing:
             if not first:
-                await trio.sleep(self.ping_interval)
+                playing = session.playing
+                await trio.sleep(self.play_ping_interval if playing else self.ping_interval)
             first = False
             if session.link is not link:
                 return
-            if len(session.pings) >= DEAD_AFTER_PINGS:
+            now = trio.current_time()
+            if session.pings and now - min(session.pings.values()) >= DEAD_AFTER:
                 log.info("%s stopped answering pings", session.name)
                 link.abort()
                 return
             nonce += 1
-            session.pings[nonce] = trio.current_time()
+            session.pings[nonce] = now
             link.send(Ping(nonce))
 
     async def goodbye(self) -> None:

@@ -22,6 +22,7 @@ from maumau.protocol.messages import PROTOCOL_VERSION, Error, Goodbye, Hello, We
 from . import names
 from .bots import BOT_NAMES
 from .link import Link
+from .latency import Latency
 from .lobby import Lobby
 from .saving import Saver
 from .session import Session
@@ -59,7 +60,7 @@ class Handshake:
         session.verified = session.verified or self._proves_name(session, hello)
         if resumed:
             session.pings.clear()
-            session.rtt = None  # a new connection may take another path
+            session.latency = Latency()  # a new connection may take another path
             previous = session.link
             if previous is not None:
                 previous.send(Goodbye("replaced by a new connection", "replaced"))

@@ -36,7 +36,7 @@ import trio
 
 from . import names, restore
 from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION, Bounds
-from .connection import HELLO_TIMEOUT, PING_INTERVAL, Connections
+from .connection import HELLO_TIMEOUT, PING_INTERVAL, PLAY_PING_INTERVAL, Connections
 from .dispatch import Dispatcher
 from .handshake import Handshake
 from .history import History
@@ -63,6 +63,7 @@ class Server:
         bot_forgets: float | None = None,
         ping_interval: float = PING_INTERVAL,
         hello_timeout: float = HELLO_TIMEOUT,
+        play_ping_interval: float = PLAY_PING_INTERVAL,
         move_rate: float = 20.0,
         move_burst: float = 40.0,
         store: Store | None = None,
@@ -84,7 +85,9 @@ class Server:
         ``save_retry`` is the first pause before a failed commit is tried again.
         ``max_tables`` (default: ``max_clients``), ``tables_per_session``,
         ``tables_per_address`` and ``idle_timeout`` bound the lobby (see
-        :mod:`maumau.server.bounds`)."""
+        :mod:`maumau.server.bounds`). The server pings every ``ping_interval`` seconds,
+        and every ``play_ping_interval`` (at most ``ping_interval``) while the
+        session's table plays."""
         self.links: set[Link] = set()
         self.tables: dict[int, Table] = {}
         self.outbox = Outbox(flush_interval, max_backlog)
@@ -110,6 +113,7 @@ class Server:
             self.links,
             ping_interval,
             hello_timeout,
+            min(play_ping_interval, ping_interval),
             move_rate,
             move_burst,
         )

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from maumau.protocol.messages import Message
 
 from . import names
+from .latency import Latency
 from .link import Link
 from .table import Table
 
@@ -32,13 +33,23 @@ class Session:
     key: str = ""
     link: Link | None = None
     table: Table | None = None
-    rtt: float | None = None
-    pings: dict[int, float] = field(default_factory=dict)
+    latency: Latency = field(default_factory=Latency)  # the current connection's pongs
+    pings: dict[int, float] = field(default_factory=dict)  # unanswered: nonce -> sent
     verified: bool = False  # a hello of this session proved the name's secret
     skeleton: str = field(init=False)  # how the name is compared (see names.skeleton)
 
     def __post_init__(self) -> None:
         self.skeleton = names.skeleton(self.name)
+
+    @property
+    def rtt(self) -> float | None:
+        """The connection's usual (median) round trip in seconds; None before a pong."""
+        return self.latency.rtt
+
+    @property
+    def playing(self) -> bool:
+        """At a table whose match is running (the server pings more often then)."""
+        return self.table is not None and self.table.status == "playing"
 
     @property
     def connected(self) -> bool:

@@ -44,7 +44,7 @@ class Claims(Journaling):
         by_window: dict[int, tuple[int, list[Claim], list[str], float]] = {}
         for claim in self.arbiter.take():
             target = claim.seat if claim.kind == "call" else claim.target
-            window = _window_for(match, claim)
+            window = window_for(match, claim)
             opened = self.window_opened.get(window, claim.stamp) if window is not None else 0.0
             action: Action = (
                 SayMau(claim.seat, claim.call)
@@ -105,10 +105,12 @@ def _stamp(claim: Claim, opened: float) -> dict[str, Any]:
     }
     if claim.kind == "call":
         stamp["call"] = claim.call
+    if claim.basis is not None:
+        stamp["basis"] = claim.basis
     return stamp
 
 
-def _window_for(match: MatchState, claim: Claim) -> int | None:
+def window_for(match: MatchState, claim: Claim) -> int | None:
     """The call window a claim is about: the caller's own, or the target's catchable one."""
     if claim.kind == "call":
         mine = [w for w in match.windows if w.seat == claim.seat and not w.final]

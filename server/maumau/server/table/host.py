@@ -14,6 +14,8 @@ import trio
 
 from maumau.protocol.messages import Message
 
+from ..latency import Latency
+
 from ..store import Store
 
 
@@ -22,7 +24,7 @@ class Player(Protocol):
 
     id: str  # stable across reconnects and restarts; a table names its creator by it
     name: str
-    rtt: float | None  # the connection's smoothed round trip, for lag compensation
+    latency: Latency  # the connection's round trips, for lag compensation
     table: Any  # the table the person is at (set by the table while it restores)
 
     @property

@@ -16,15 +16,18 @@ import trio
 
 from maumau.protocol.cards import COLOUR_CODES, SUIT_CODES, card_from_code
 from maumau.protocol.messages import (
+    CatchPlayer,
     ChallengeCard,
     DrawCard,
     Message,
     PassTurn,
     PlayCard,
+    SayMau,
 )
 
-from ..arbiter import Claim, compensation
+from ..arbiter import Claim
 from ..errors import TableError
+from ..latency import credit
 from ..rules import (
     Action,
     Challenge,
@@ -38,7 +41,7 @@ from ..rules import (
     new_match,
 )
 from ..rules.events import CardPlayed
-from .claims import Claims
+from .claims import Claims, window_for
 from .frames import event_frame
 from .host import Player
 from .state import (
@@ -124,16 +127,26 @@ class MatchFlow(Claims):
             self.changed()
         seat_state.timeouts = 0
         classic = self.settings.is_classic
-        if message.TYPE in ("say_mau", "catch"):
-            shift = compensation(
-                session.rtt, self.settings.lag_compensation, self.settings.lag_compensation_max_ms
+        if isinstance(message, (SayMau, CatchPlayer)):
+            probe = (
+                Claim("call", seat, stamp, 0.0, 0, call=message.call)  # type: ignore[arg-type]
+                if isinstance(message, SayMau)
+                else Claim("catch", seat, stamp, 0.0, 0, target=message.target)
             )
-            if message.TYPE == "say_mau":
-                call = message.call  # type: ignore[attr-defined]
-                self.arbiter.add("call", seat, stamp, shift, call=call, sender=session)
-            else:
-                target = message.target  # type: ignore[attr-defined]
-                self.arbiter.add("catch", seat, stamp, shift, target=target, sender=session)
+            window = window_for(match, probe)
+            given = credit(
+                session.latency,
+                self.settings.lag_compensation,
+                self.settings.lag_compensation_max_ms,
+                None if window is None else self.window_opened.get(window),
+                stamp,
+                message.reaction_ms,
+                message.clock_ms,
+            )
+            claim = self.arbiter.add(
+                probe.kind, seat, stamp, given.shift, probe.target, probe.call, session
+            )
+            claim.basis = given.basis
             self._schedule()
             return
         action: Action
