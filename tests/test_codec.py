@@ -108,7 +108,7 @@ EXAMPLES: dict[str, Message] = {
     m.TYPE: m
     for m in (
         Ping(nonce=2**40 + 17),
-        Pong(nonce=2**40 + 17),
+        Pong(nonce=2**40 + 17, clock_ms=86_400_123.25),
         HELLO,
         ListTables(),
         CreateTable(
@@ -129,8 +129,8 @@ EXAMPLES: dict[str, Message] = {
         DrawCard(),
         PassTurn(),
         ChallengeCard(),
-        SayMau(call="maumau"),
-        CatchPlayer(target=2),
+        SayMau(call="maumau", reaction_ms=312.5, clock_ms=86_400_500.0),
+        CatchPlayer(target=2, reaction_ms=0.0, clock_ms=0.0),
         GetStats(limit=10),
         ListMatches(limit=5, mine=True),
         GetReplay(match=3, start=40, count=20, password="s3cret"),
@@ -321,7 +321,13 @@ EXAMPLES: dict[str, Message] = {
             seat=1,
             outcome="caught",
             stamps=(
-                {"seat": 2, "what": "catch", "after_ms": -12.5, "shift_ms": 40.0},
+                {
+                    "seat": 2,
+                    "what": "catch",
+                    "after_ms": -12.5,
+                    "shift_ms": 40.0,
+                    "basis": "measured",
+                },
                 {"seat": 1, "what": "call", "after_ms": 812.25, "shift_ms": 0.0, "call": "mau"},
             ),
             text="Carl caught Bot Bruno before the Mau.",

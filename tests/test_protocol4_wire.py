@@ -206,16 +206,16 @@ async def test_every_event_of_a_match_carries_facts_that_agree_with_the_views(
         await client.aclose()
 
 
-async def test_a_version_3_hello_is_refused_with_the_servers_version(
+async def test_a_version_4_hello_is_refused_with_the_servers_version(
     tcp_server: tuple[Server, int],
 ) -> None:
     _, port = tcp_server
     client = WireClient(await trio.open_tcp_stream("127.0.0.1", port), "Old")
-    await client.send(Hello(3, "Old"))
+    await client.send(Hello(4, "Old"))
     error = await client.wait_for(Error)
     assert (error.code, error.fatal, error.ref) == ("version_mismatch", True, "hello")
-    assert error.details == {"version": PROTOCOL_VERSION} and PROTOCOL_VERSION == 4
-    assert "4" in error.message and "3" in error.message
+    assert error.details == {"version": PROTOCOL_VERSION} and PROTOCOL_VERSION == 5
+    assert "5" in error.message and "4" in error.message
     await client.aclose()
 
 

@@ -6,6 +6,7 @@ replaced with one built by ``helpers.table`` and every seat is sent its view aga
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from maumau.protocol.messages import (
     GameEvent,
     JoinTable,
     MauDecision,
+    Ping,
     PlayCard,
     SayMau,
     StartMatch,
@@ -186,6 +188,86 @@ async def test_lag_compensation(nursery, autojump_clock, rtt, late, wins) -> Non
         assert [s["seat"] for s in decision.stamps] == [1]
         error = await ann.wait_for(Error)
         assert error.code == "nothing_to_call"
+
+
+@pytest.mark.parametrize(
+    ("reaction_ms", "shift_ms", "basis"),
+    [
+        # Waited 300 ms, of which it reports 280 ms thinking: a 20 ms exchange, like its
+        # pings, so half of it counts, measured on this claim.
+        (280.0, 10.0, "measured"),
+        # Reports it thought longer than the 300 ms that passed: refused, the usual
+        # delay (half the 20 ms median ping) counts.
+        (450.0, 10.0, "refused"),
+        # Reports 100 ms less than it thought: a 120 ms exchange on a link whose pings
+        # all took 20 ms is beyond the allowance, refused.
+        (180.0, 10.0, "refused"),
+        # Reports nothing: the usual delay.
+        (None, 10.0, "usual"),
+    ],
+)
+async def test_a_claim_reporting_its_reaction_is_credited_by_the_rules(
+    nursery, autojump_clock, reaction_ms, shift_ms, basis
+) -> None:
+    server = await start_server(nursery, ping_interval=1000, play_ping_interval=1000)
+    settings = {**CLASSIC3, "lag_compensation": True}
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, settings)
+    await set_position(
+        table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C", lag_compensation=True
+    )
+    steady_link(server, "Ann", 0.020)
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(0.3)
+    await ann.send(SayMau("mau", reaction_ms=reaction_ms))
+    decision = await decision_for(cleo)
+    (stamp,) = decision.stamps
+    assert (stamp["shift_ms"], stamp["basis"]) == (pytest.approx(shift_ms), basis)
+    assert stamp["after_ms"] == pytest.approx(300 - shift_ms)
+    note = {"measured": "measured", "usual": "usual delay", "refused": "report refused"}[basis]
+    assert decision.text == (
+        "Ann said Mau 0.29 s after playing; "
+        f"Ann's call counted 10 ms earlier for their connection ({note})"
+    )
+
+
+async def test_pings_come_every_second_while_the_table_plays(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    lobby_only = await connect(server, nursery, "Dora")
+    (ann, _, _), _ = await seat_players(server, nursery, THREE, CLASSIC3)
+    started = trio.current_time()
+    arrivals: dict[str, list[float]] = {"Ann": [], "Dora": []}
+
+    async def note_pings(client: WireClient) -> None:
+        with trio.move_on_after(12):
+            while True:
+                if isinstance(await client.receive(), Ping):
+                    arrivals[client.name].append(trio.current_time() - started)
+
+    async with trio.open_nursery() as both:
+        both.start_soon(note_pings, ann)
+        both.start_soon(note_pings, lobby_only)
+    # Within a second of the match starting, then every second.
+    assert arrivals["Ann"][0] <= 1.0
+    gaps = [b - a for a, b in itertools.pairwise(arrivals["Ann"])]
+    assert gaps and all(g == pytest.approx(1.0) for g in gaps), arrivals
+    gaps = [b - a for a, b in itertools.pairwise(arrivals["Dora"])]
+    assert gaps and all(g == pytest.approx(5.0) for g in gaps), arrivals
+    session = next(s for s in server.sessions.values() if s.name == "Ann")
+    assert len(session.latency.samples) >= 10
+
+
+async def test_a_peer_is_dropped_once_a_ping_went_unanswered_for_15_s(
+    nursery, autojump_clock
+) -> None:
+    """Pinged every second while playing, a player who stops answering is still given
+    15 s (not three pings' worth) before the connection is closed."""
+    server = await start_server(nursery)
+    await seat_players(server, nursery, THREE, CLASSIC3)
+    ann = next(s for s in server.sessions.values() if s.name == "Ann")
+    stopped = trio.current_time()  # nobody reads (or answers) from here on
+    while ann.connected:
+        await trio.sleep(0.1)
+    assert 14.0 <= trio.current_time() - stopped <= 16.1
 
 
 async def test_without_lag_compensation_the_later_call_loses(nursery, autojump_clock) -> None:

@@ -294,15 +294,17 @@ class Connections:
         and a peer that leaves a ping unanswered for DEAD_AFTER seconds is
         disconnected."""
         nonce = 0
-        first = True
+        last = -float("inf")
         while not link.closing:
-            if not first:
-                playing = session.playing
-                await trio.sleep(self.play_ping_interval if playing else self.ping_interval)
-            first = False
+            now = trio.current_time()
+            due = last + (self.play_ping_interval if session.playing else self.ping_interval)
+            if now < due:
+                # Look again within a playing interval: a match may start meanwhile.
+                await trio.sleep(min(due - now, self.play_ping_interval))
+                continue
             if session.link is not link:
                 return
-            now = trio.current_time()
+            last = now
             if session.pings and now - min(session.pings.values()) >= DEAD_AFTER:
                 log.info("%s stopped answering pings", session.name)
                 link.abort()

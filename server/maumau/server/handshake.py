@@ -21,8 +21,8 @@ from maumau.protocol.messages import PROTOCOL_VERSION, Error, Goodbye, Hello, We
 
 from . import names
 from .bots import BOT_NAMES
-from .link import Link
 from .latency import Latency
+from .link import Link
 from .lobby import Lobby
 from .saving import Saver
 from .session import Session

@@ -15,7 +15,6 @@ import trio
 from maumau.protocol.messages import Message
 
 from ..latency import Latency
-
 from ..store import Store
 
 
