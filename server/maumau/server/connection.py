@@ -17,7 +17,8 @@ closed. Any exception while handling one connection is logged and ends only that
 connection.
 
 The pinger pings at once and then every ``ping_interval`` (every
-``play_ping_interval``, about once a second, while the session's table plays); the
+``play_ping_interval``, about once a second, while the session's table plays with lag
+compensation on); the
 pongs measure the round trip and place the client's clock (for lag compensation, see
 :mod:`maumau.server.latency`), and a peer that leaves a ping unanswered for DEAD_AFTER
 seconds is disconnected. When a connection ends, its session keeps its seat (see
@@ -48,8 +49,8 @@ from .session import Session
 log = logging.getLogger("maumau.server")
 
 HELLO_TIMEOUT = 10.0
-PING_INTERVAL = 5.0  # between pings while the session's table is not playing
-PLAY_PING_INTERVAL = 1.0  # between pings while it is (lag compensation wants samples)
+PING_INTERVAL = 5.0  # between pings, unless PLAY_PING_INTERVAL applies
+PLAY_PING_INTERVAL = 1.0  # while it plays with lag compensation (which wants samples)
 DEAD_AFTER = 15.0  # seconds a ping may go unanswered before the peer counts as gone
 READ_SIZE = 65536
 SHUTDOWN_GRACE = 1.0
@@ -290,14 +291,14 @@ class Connections:
 
     async def _pinger(self, session: Session, link: Link) -> None:
         """Ping at once, then every ``ping_interval`` (``play_ping_interval`` while the
-        session's table plays); the pongs measure the round trip (for lag compensation),
-        and a peer that leaves a ping unanswered for DEAD_AFTER seconds is
-        disconnected."""
+        session's table plays with lag compensation on); the pongs measure the round
+        trip (for lag compensation), and a peer that leaves a ping unanswered for
+        DEAD_AFTER seconds is disconnected."""
         nonce = 0
         last = -float("inf")
         while not link.closing:
             now = trio.current_time()
-            due = last + (self.play_ping_interval if session.playing else self.ping_interval)
+            due = last + (self.play_ping_interval if session.racing else self.ping_interval)
             if now < due:
                 # Look again within a playing interval: a match may start meanwhile.
                 await trio.sleep(min(due - now, self.play_ping_interval))

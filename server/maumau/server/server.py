@@ -87,7 +87,7 @@ class Server:
         ``tables_per_address`` and ``idle_timeout`` bound the lobby (see
         :mod:`maumau.server.bounds`). The server pings every ``ping_interval`` seconds,
         and every ``play_ping_interval`` (at most ``ping_interval``) while the
-        session's table plays."""
+        session's table plays with lag compensation on."""
         self.links: set[Link] = set()
         self.tables: dict[int, Table] = {}
         self.outbox = Outbox(flush_interval, max_backlog)

@@ -47,9 +47,11 @@ class Session:
         return self.latency.rtt
 
     @property
-    def playing(self) -> bool:
-        """At a table whose match is running (the server pings more often then)."""
-        return self.table is not None and self.table.status == "playing"
+    def racing(self) -> bool:
+        """At a running match with lag compensation on: its Mau races want fresh round
+        trips, so the server pings more often."""
+        table = self.table
+        return table is not None and table.status == "playing" and table.settings.lag_compensation
 
     @property
     def connected(self) -> bool:
