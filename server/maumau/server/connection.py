@@ -300,8 +300,9 @@ class Connections:
             now = trio.current_time()
             due = last + (self.play_ping_interval if session.racing else self.ping_interval)
             if now < due:
-                # Look again within a playing interval: a match may start meanwhile.
-                await trio.sleep(min(due - now, self.play_ping_interval))
+                # A match that starts meanwhile is noticed at the next ping: a call
+                # window comes many turns after the deal, and the earlier pings count.
+                await trio.sleep(due - now)
                 continue
             if session.link is not link:
                 return
