@@ -46,7 +46,8 @@ from maumau.server.table import match as table_match
 
 T = TypeVar("T")
 WINDOW = 1000  # the id of the call window Ann's play opens
-WAIT = 0.25  # how long each player waits after the window's view arrives (seconds)
+WAITS = {"Ann": 0.25, "Bob": 0.33}  # how long each waits after the window's view arrived
+CAP_MS = 300  # the table decides this long after the first claim: Bob's catch is in time
 
 
 class ServerThread:
@@ -118,20 +119,20 @@ def opened(view: Message) -> bool:
     return isinstance(view, View) and any(w["id"] == WINDOW for w in view.windows)
 
 
-Report = tuple[str, float | None, float | None]
+Report = tuple[object, str, float | None, float | None]
 
 
 @pytest.fixture
 def reports(monkeypatch: pytest.MonkeyPatch) -> list[Report]:
     """Every claim's report as the server decoded it, with the basis it was credited
-    on: (basis, reaction_ms, clock_ms)."""
+    on: (the connection's latency, basis, reaction_ms, clock_ms)."""
     seen: list[Report] = []
     real = latency.credit
 
     def credit(*args: Any, **kwargs: Any) -> latency.Credit:
         reaction_ms, clock_ms = args[5], args[6]
         given = real(*args, **kwargs)
-        seen.append((given.basis or "", reaction_ms, clock_ms))
+        seen.append((args[0], given.basis or "", reaction_ms, clock_ms))
         return given
 
     monkeypatch.setattr(table_match, "credit", credit)
@@ -155,6 +156,7 @@ async def race(thread: ServerThread, start: float, reports: list[Report]) -> Non
             "variant": "classic",
             "seats": 2,
             "lag_compensation": True,
+            "lag_compensation_max_ms": CAP_MS,
             "mau_window_ms": 2000,
             "turn_timeout_s": 3600,
         }
@@ -203,17 +205,17 @@ async def race(thread: ServerThread, start: float, reports: list[Report]) -> Non
         bob_saw = time.monotonic()
 
         # Views that list the window again do not move when it was first seen.
-        await asyncio.sleep(WAIT / 2)
+        await asyncio.sleep(min(WAITS.values()) / 2)
         before = [sum(map(opened, p.got)) for p in (ann, bob)]
         thread.call(lambda: thread.server.tables[info.id]._after_change([], turn_ended=False))
         for player, count in zip((ann, bob), before, strict=True):
             await player.wait(lambda _, p=player, n=count: sum(map(opened, p.got)) > n)
 
-        # Each claims WAIT after its first view of the window arrived, and says so.
-        await asyncio.sleep(max(0.0, ann_saw + WAIT - time.monotonic()))
+        # Each claims a while after its first view of the window arrived, and says so.
+        await asyncio.sleep(max(0.0, ann_saw + WAITS["Ann"] - time.monotonic()))
         said = time.monotonic()
         await ann.link.send(SayMau("mau"))
-        await asyncio.sleep(max(0.0, bob_saw + WAIT - time.monotonic()))
+        await asyncio.sleep(max(0.0, bob_saw + WAITS["Bob"] - time.monotonic()))
         caught = time.monotonic()
         await bob.link.send(CatchPlayer(0))
 
@@ -223,8 +225,12 @@ async def race(thread: ServerThread, start: float, reports: list[Report]) -> Non
             ("call", "measured"),
             ("catch", "measured"),
         ]
-        assert [r[0] for r in reports] == ["measured", "measured"]
-        for (_, reaction_ms, clock_ms), sent, saw in zip(
+        by_name = {name: sessions[name].latency for name in ("Ann", "Bob")}
+        assert [(r[0], r[1]) for r in reports] == [
+            (by_name["Ann"], "measured"),
+            (by_name["Bob"], "measured"),
+        ]
+        for (_, _, reaction_ms, clock_ms), sent, saw in zip(
             reports, (said, caught), (ann_saw, bob_saw), strict=True
         ):
             assert reaction_ms is not None and clock_ms is not None
