@@ -7,12 +7,41 @@ callback; sending encodes through the same codec, so the client can never send w
 the protocol forbids. Every message is cleaned as it arrives
 (:func:`maumau.client.literal.clean_message`): no escape sequence or control
 character the server sends gets any further than this.
+
+Lag compensation (protocol 5)
+-----------------------------
+The server decides who said or caught Mau first on its own clock, and may count a
+claim earlier by the delay of its connection. It measures that delay best from the
+claim's own exchange, so the link reports it, all on this process's monotonic clock
+(``time.monotonic()``, in milliseconds):
+
+- every ``pong`` carries ``clock_ms``, the clock when it was sent, so the server can
+  place this clock against its own;
+- :class:`WindowClock` remembers when each call window was first seen: the moment the
+  read that completed the first ``view`` listing it returned, as close to the socket
+  as this code gets (the time is taken when the bytes arrive, before any message of
+  that read is handled). It keeps the windows of the latest view only (a window gone
+  from it is closed; a view of another table starts afresh), and a new link (after a
+  reconnect) starts with none;
+- a ``say_mau`` or ``catch`` that has no ``clock_ms`` yet is sent with ``clock_ms``
+  (now) and ``reaction_ms``: now minus the moment its window was first seen. The
+  window is picked as the server picks it: for ``say_mau`` the sender's own open window
+  (not a final one; one not yet called, or called "Mau" when upgrading to "Mau Mau"),
+  for ``catch`` the target's (a catchable one first). When no window is known (none
+  seen, or the link is newer than the window), ``reaction_ms`` stays unset and the
+  server uses the connection's usual delay.
+
+Nothing here is trusted by the server: it checks each report against the
+connection's pings (``maumau.server.latency``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import dataclasses
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from maumau.protocol.codec import (
     NEED_DATA,
@@ -23,12 +52,15 @@ from maumau.protocol.codec import (
 )
 from maumau.protocol.messages import (
     PROTOCOL_VERSION,
+    CatchPlayer,
     Error,
     Goodbye,
     Hello,
     Message,
     Ping,
     Pong,
+    SayMau,
+    View,
 )
 
 from .i18n import _
@@ -36,6 +68,86 @@ from .literal import clean_message
 from .words import error_line, goodbye_line
 
 CONNECT_TIMEOUT = 10.0
+MAX_CLOCK_MS = 1e13  # the protocol's bounds of clock_ms and reaction_ms
+MAX_REACTION_MS = 1e7
+
+
+def clock_ms() -> float:
+    """This process's monotonic clock in milliseconds (the clock every report uses)."""
+    return time.monotonic() * 1000
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeenWindow:
+    """A call window, as this link saw it: ``seen`` is the clock (ms) when the first
+    view listing it arrived, ``seat`` whose window it is, ``viewer`` the seat of that
+    view (None: watching); ``entry`` is the window as the latest view lists it."""
+
+    id: int
+    seen: float
+    seat: int
+    viewer: int | None
+    entry: Mapping[str, Any]
+
+
+class WindowClock:
+    """When each open call window was first seen, and the reaction a claim reports
+    (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.table: int | None = None
+        self.viewer: int | None = None
+        self.windows: dict[int, SeenWindow] = {}
+
+    def saw(self, view: View, at: float) -> None:
+        """Fold in a ``view`` that arrived at ``at`` (ms): new windows are stamped
+        ``at``, known ones keep their first time, windows it no longer lists go."""
+        if view.table != self.table:
+            self.table, self.windows = view.table, {}
+        self.viewer = view.seat
+        known = self.windows
+        self.windows = {}
+        for entry in view.windows:
+            try:
+                number, seat = int(entry["id"]), int(entry["seat"])
+            except (KeyError, TypeError, ValueError):
+                continue
+            first = known.get(number)
+            seen = at if first is None else first.seen
+            self.windows[number] = SeenWindow(number, seen, seat, view.seat, entry)
+
+    def about(self, claim: SayMau | CatchPlayer) -> SeenWindow | None:
+        """The window ``claim`` is about, as the server picks it; None if unknown."""
+        if isinstance(claim, SayMau):
+            if self.viewer is None:
+                return None
+            mine = [
+                w
+                for w in self.windows.values()
+                if w.seat == self.viewer and not w.entry.get("final")
+            ]
+            for window in mine:
+                called = window.entry.get("called")
+                if called is None or (called == "mau" and claim.call == "maumau"):
+                    return window
+            return mine[0] if mine else None
+        theirs = [w for w in self.windows.values() if w.seat == claim.target]
+        catchable = [w for w in theirs if w.entry.get("catchable")]
+        found = catchable or theirs
+        return found[0] if found else None
+
+    def stamp(self, claim: SayMau | CatchPlayer, now: float) -> SayMau | CatchPlayer:
+        """``claim`` with its report filled in for sending at ``now`` (ms), unless it
+        has one already."""
+        if claim.clock_ms is not None or not 0 <= now <= MAX_CLOCK_MS:
+            return claim
+        window = self.about(claim)
+        reaction: float | None = None
+        if window is not None:
+            reaction = max(0.0, now - window.seen)
+            if reaction > MAX_REACTION_MS:
+                reaction = None
+        return dataclasses.replace(claim, reaction_ms=reaction, clock_ms=now)
 
 
 class LinkClosed(Exception):
@@ -66,6 +178,7 @@ class ServerLink:
         self.reader = reader
         self.writer = writer
         self.codec = Connection("client")
+        self.windows = WindowClock()
 
     @classmethod
     async def open(
@@ -98,7 +211,10 @@ class ServerLink:
 
     async def send(self, message: Message) -> None:
         """Send one message. Raises LinkClosed when the connection is gone, and also
-        before ``welcome`` (the codec refuses to send anything but ``hello`` then)."""
+        before ``welcome`` (the codec refuses to send anything but ``hello`` then).
+        A ``say_mau`` or ``catch`` goes with its report (see the module docstring)."""
+        if isinstance(message, SayMau | CatchPlayer):
+            message = self.windows.stamp(message, clock_ms())
         try:
             self.writer.write(self.codec.send(message))
             await self.writer.drain()
@@ -112,6 +228,7 @@ class ServerLink:
         fatal: Error | None = None
         goodbye: str | None = None
         goodbye_code: str | None = None
+        arrived = clock_ms()  # when the latest read returned
         while True:
             try:
                 event = self.codec.next_event()
@@ -123,6 +240,7 @@ class ServerLink:
                     data = await self.reader.read(65536)
                 except (ConnectionError, OSError) as error:
                     raise LinkClosed(_("connection lost: {why}").format(why=error)) from None
+                arrived = clock_ms()
                 self.codec.receive_data(data)
                 continue
             if event is PEER_CLOSED:
@@ -137,8 +255,11 @@ class ServerLink:
             assert isinstance(event, Message)
             event = clean_message(event)
             if isinstance(event, Ping):
-                await self.send(Pong(event.nonce))
+                now = clock_ms()
+                await self.send(Pong(event.nonce, now if now <= MAX_CLOCK_MS else None))
                 continue
+            if isinstance(event, View):
+                self.windows.saw(event, arrived)
             if isinstance(event, Error) and event.fatal:
                 fatal = event
             if isinstance(event, Goodbye):

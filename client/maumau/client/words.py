@@ -471,12 +471,20 @@ def decision_line(
     seat: int, outcome: str, stamps: Sequence[Mapping[str, Any]], names: Sequence[str]
 ) -> str | None:
     """A call window's decision: "Ann said Mau 0.42 s after playing; Bob's catch came
-    0.11 s later", or "Bob caught Ann 0.97 s after Ann's play"; None when a fact is
-    missing (a call stamp without its ``call``: an older server)."""
+    0.11 s later", or "Bob caught Ann 0.97 s after Ann's play", then how much earlier
+    each claim counted for its connection (:func:`_credit_line`); None when a fact is
+    missing (a call stamp without its ``call``: an older server) or not known (a
+    ``basis`` this client has no words for)."""
     parts: list[str] = []
+    credits: list[str] = []
     previous: float | None = None
     try:
         for stamp in stamps:
+            credit = _credit_line(stamp, names)
+            if credit is None:
+                return None
+            if credit:
+                credits.append(credit)
             who = seat_name(names, int(stamp["seat"]))
             after = float(stamp["after_ms"])
             call = stamp.get("call")
@@ -508,7 +516,36 @@ def decision_line(
             return None
         return _("{name}: {outcome}").format(name=seat_name(names, seat), outcome=word[outcome])
     # NOTE: joins the clauses of one decision: "Ann said Mau ...; Bob's catch came ...".
-    return pgettext("clause separator", "; ").join(parts)
+    return pgettext("clause separator", "; ").join(parts + credits)
+
+
+def _credit_line(stamp: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """How much earlier a claim counted with lag compensation, as the server's
+    ``credit_text`` says it: "Ann's call counted 34 ms earlier for their connection
+    (measured)". Empty when there is nothing to say (no ``basis``: compensation off;
+    or less than a millisecond), None for a ``basis`` not known here."""
+    basis = stamp.get("basis")
+    if basis is None:
+        return ""
+    notes = {
+        # NOTE: how a Mau claim's lag credit was found: the delay measured on its own
+        # exchange; "Ann's call counted 34 ms earlier for their connection (measured)".
+        "measured": pgettext("lag credit", "measured"),
+        # NOTE: the connection's usual delay (the client reported nothing).
+        "usual": pgettext("lag credit", "usual delay"),
+        # NOTE: the client's report was implausible; the usual delay was used instead.
+        "refused": pgettext("lag credit", "report refused"),
+    }
+    if basis not in notes:
+        return None
+    ms = round(float(stamp["shift_ms"]))
+    if ms < 1:
+        return ""
+    if stamp["what"] == "call":
+        text = _("{name}'s call counted {ms} ms earlier for their connection ({note})")
+    else:
+        text = _("{name}'s catch counted {ms} ms earlier for their connection ({note})")
+    return text.format(name=seat_name(names, int(stamp["seat"])), ms=ms, note=notes[basis])
 
 
 # --- errors and goodbyes -------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""The help dialog: every key of the lobby and the table, how to say Mau, and the
-table's own settings in words.
+"""The help dialog: every key of the lobby and the table, how to say Mau and how the
+server decides who said it first, and the table's own settings in words.
 
 The keys and rules are the client's own markup; the settings hold the server's
 values, so they are appended as literal text (:func:`help_text`), never read as
@@ -59,12 +59,23 @@ def help_markup() -> str:
   who was first.
 """
     )
+    # NOTE: continues "Saying Mau" (same indentation); "the table's cap" is its setting
+    # lag_compensation_max_ms, "the decision line" the log's line on who was first.
+    lag = _(
+        """\
+  With lag compensation on, a call or catch counts earlier by the
+  delay measured on its own exchange (your client reports how long
+  you took to react), checked against your connection's pings and
+  never more than the table's cap. The decision line in the log
+  says how much each call counted earlier.
+"""
+    )
     # NOTE: the language line of the help: "L" is the key, {language} the current one.
     language = _("[b]Language[/b]  L  {language} (press L for the next)").format(
         language=LANGUAGES[i18n.language()]
     )
     heading = _("[b]This table[/b]")
-    return f"{lobby}\n{table}\n{mau}\n{language}\n\n{heading}\n"
+    return f"{lobby}\n{table}\n{mau}{lag}\n{language}\n\n{heading}\n"
 
 
 def help_text(rules: str) -> Text:
