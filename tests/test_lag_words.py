@@ -18,6 +18,7 @@ import pytest
 
 from maumau.client import i18n, words
 from maumau.server.arbiter import Claim, decision_text
+from maumau.server.table.claims import _stamp as claim_stamp
 
 NAMES = ["Ann", "Bob", "Cleo"]
 OPENED = 10.0
@@ -32,18 +33,8 @@ def english() -> Iterator[None]:
 
 
 def stamp(claim: Claim) -> dict[str, Any]:
-    """A claim as the server sends it in a ``mau_decision`` (``claims._stamp``)."""
-    made: dict[str, Any] = {
-        "seat": claim.seat,
-        "what": claim.kind,
-        "after_ms": round((claim.effective - OPENED) * 1000, 3),
-        "shift_ms": round(claim.shift * 1000, 3),
-    }
-    if claim.kind == "call":
-        made["call"] = claim.call
-    if claim.basis is not None:
-        made["basis"] = claim.basis
-    return made
+    """A claim as the server sends it in a ``mau_decision``."""
+    return claim_stamp(claim, OPENED)
 
 
 def race(first: str, call_basis: str | None, catch_basis: str | None) -> list[Claim]:
@@ -111,3 +102,13 @@ def test_german_credit_is_a_whole_sentence(first: str, basis: str) -> None:
     assert "{" not in german and "}" not in german
     assert "34 ms" in german and "13 ms" in german
     assert "earlier" not in german and german != english
+
+
+@pytest.mark.parametrize("shift", [0.0134996, 0.0125004, 0.0005, 0.0004996])
+def test_a_credit_on_a_rounding_edge_is_the_same_whole_number_on_both_sides(
+    shift: float,
+) -> None:
+    """The stamp carries 3 decimals; the server rounds the clause's number from that
+    value, as the client must, so 13.4996 ms (13.5 in the stamp) is 14 on both."""
+    claims = [Claim("call", 0, 10.45, shift, 1, call="mau", basis="measured")]
+    assert line(claims) == decision_text(NAMES, 0, OPENED, claims, "called")

@@ -127,7 +127,9 @@ CREDIT_NOTES = {"measured": "measured", "usual": "usual delay", "refused": "repo
 def credit_ms(claim: Claim) -> int:
     """The compensation a claim got, in whole milliseconds, when it is worth a word:
     0 when it got none, or when nothing says how it was found."""
-    return round(claim.shift * 1000) if claim.basis in CREDIT_NOTES else 0
+    # Rounded from the stamp's own value (3 decimals), so that a client writing the
+    # clause from the stamp gets the same whole number.
+    return round(round(claim.shift * 1000, 3)) if claim.basis in CREDIT_NOTES else 0
 
 
 def credit_text(names: list[str], claim: Claim) -> str:
