@@ -1,9 +1,11 @@
 """Fairness under lag: the delaying proxy, and Mau races between a slow and a fast link.
 
-The proxy is checked exactly on trio's MockClock (in-memory streams) and roughly on
-real loopback TCP. The races use ``scripts/bench-fairness``: on the MockClock, where
-the outcome is exact (the slow player's stamp moves by exactly half its round trip),
-and once end to end over loopback with a margin of 40 ms either way.
+The proxy is checked exactly on trio's MockClock (in-memory streams): its fixed
+delays, and each jitter mode's delays for a seeded random source, in order. Its
+delay is checked roughly on real loopback TCP. The races use
+``scripts/bench-fairness``: on the MockClock, where the outcome is exact (the slow
+player's stamp moves by exactly half its round trip), and once end to end over
+loopback with a margin of 40 ms either way.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import math
+import random
+import statistics
 import struct
 import subprocess
 import sys
@@ -22,7 +27,7 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from lagproxy import LagProxy, relay
+from lagproxy import Jitter, LagProxy, direction_rng, relay
 
 from maumau.server.server import Server
 
@@ -85,6 +90,80 @@ async def test_relay_keeps_byte_order_of_many_small_writes(nursery, autojump_clo
             if i % 40 == 0:
                 await trio.sleep(0.001)
     assert bytes(received) == sent
+
+
+@pytest.mark.parametrize(
+    ("mode", "ms", "p", "low", "high", "mean"),
+    [
+        ("uniform", 20, 0.0, -20, 20, 0.0),
+        ("exponential", 15, 0.0, 0, math.inf, 15.0),
+        ("spike", 150, 0.05, 0, 150, 7.5),
+        ("none", 15, 0.0, 0, 0, 0.0),
+    ],
+)
+def test_jitter_draws_follow_their_mode(mode, ms, p, low, high, mean) -> None:
+    jitter = Jitter(mode, ms, p)
+    rng = random.Random(3)
+    draws = [jitter.draw(rng) * 1000 for _ in range(4000)]
+    assert low <= min(draws) and max(draws) <= high
+    assert statistics.fmean(draws) == pytest.approx(mean, abs=1.0)
+    if mode == "spike":
+        assert set(draws) == {0.0, 150.0}
+    if mode == "exponential":
+        # A long tail: about e**-3 (5 %) of the draws beyond three means.
+        assert sum(d > 3 * ms for d in draws) / len(draws) == pytest.approx(math.exp(-3), abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("delay", "jitter"),
+    [
+        (0.080, Jitter("uniform", 20)),
+        (0.010, Jitter("uniform", 20)),  # the total delay stops at 0
+        (0.080, Jitter("exponential", 15)),
+        (0.080, Jitter("spike", 150, 0.2)),
+    ],
+)
+async def test_relay_jitter_delays_each_chunk_and_keeps_order(
+    nursery, autojump_clock, delay, jitter
+) -> None:
+    """Each chunk is due ``delay`` plus its own draw after it was read (never less
+    than 0), but never before the chunk read before it, with the direction's seeded
+    draws; the bytes arrive in order."""
+    client, near = trio.testing.memory_stream_pair()
+    far, server = trio.testing.memory_stream_pair()
+    nursery.start_soon(relay, near, far, delay, None, jitter, "seed")
+    count = 60
+    sent: list[float] = []
+    arrived: dict[int, float] = {}
+    order = bytearray()
+
+    async def reader() -> None:
+        while len(order) < count:
+            data = await server.receive_some()
+            for byte in data:
+                arrived[byte] = trio.current_time()
+            order.extend(data)
+
+    async with trio.open_nursery() as inner:
+        inner.start_soon(reader)
+        for i in range(count):
+            sent.append(trio.current_time())
+            await client.send_all(bytes([i]))
+            await trio.sleep(0.010)
+    assert bytes(order) == bytes(range(count))
+    rng = direction_rng("seed", "there")
+    expected, held, previous = [], 0, -math.inf
+    for at in sent:
+        own = at + max(0.0, delay + jitter.draw(rng))
+        held += own < previous
+        previous = max(own, previous)
+        expected.append(previous)
+    assert [arrived[i] for i in range(count)] == pytest.approx(expected, abs=1e-9)
+    # The draws vary, and some chunks waited for an earlier, later-drawn one.
+    assert len({round(e - s, 6) for e, s in zip(expected, sent, strict=True)}) > 5
+    assert held > 0
+    if delay < 0.020:
+        assert min(e - s for e, s in zip(expected, sent, strict=True)) == pytest.approx(0.0)
 
 
 async def echo(stream: trio.SocketStream) -> None:
