@@ -3,9 +3,9 @@
 The proxy is checked exactly on trio's MockClock (in-memory streams): its fixed
 delays, and each jitter mode's delays for a seeded random source, in order. Its
 delay is checked roughly on real loopback TCP. The races use
-``scripts/bench-fairness``: on the MockClock, where the outcome is exact (the slow
-player's stamp moves by exactly half its round trip), and once end to end over
-loopback with a margin of 40 ms either way.
+``scripts/bench-fairness``: on the MockClock, where the outcome is exact (both
+clients report their claims' exchanges; the server measures the slow player's uplink
+delay exactly, or refuses a lie), and once end to end over loopback with jitter.
 """
 
 from __future__ import annotations
@@ -209,9 +209,17 @@ async def test_proxy_adds_the_delay_on_loopback(nursery) -> None:
 # --- races ------------------------------------------------------------------------------
 
 
-async def mock_pairs(nursery: trio.Nursery, up: float, down: float) -> list[Any]:
-    """Both tables on an in-memory server; S's streams pass through ``relay``."""
-    server = Server(seed=1, ping_interval=bench.PING_INTERVAL)
+async def mock_lanes(
+    nursery: trio.Nursery,
+    up: float,
+    down: float,
+    rows: list[Any],
+    jitter: Jitter | None = None,
+) -> list[Any]:
+    """A lane for each row on an in-memory server; S's streams pass through ``relay``
+    (``up`` towards the server, ``down`` back). Settled: the server holds eight clocked
+    pongs of every connection."""
+    server = Server(seed=1, ping_interval=1.0, play_ping_interval=1.0)
     server.start_background(nursery)
 
     async def direct(name: str) -> Any:
@@ -223,62 +231,168 @@ async def mock_pairs(nursery: trio.Nursery, up: float, down: float) -> list[Any]
         client, near = trio.testing.memory_stream_pair()
         far, end = trio.testing.memory_stream_pair()
         nursery.start_soon(server.handle, end)
-        nursery.start_soon(relay, near, far, up, down)
+        nursery.start_soon(relay, near, far, up, down, jitter or Jitter(), name)
         return await bench.greet(client, name)
 
-    pairs = [await bench.open_pair(server, nursery, direct, slow, lag) for lag in (True, False)]
-    await bench.settle(pairs, 3.0)
-    return pairs
+    lanes = [
+        await bench.open_lane(server, nursery, direct, slow, row, i) for i, row in enumerate(rows)
+    ]
+    await bench.settle(lanes, 0.0, 8)
+    return lanes
+
+
+def row(name: str, **settings: Any) -> Any:
+    return bench.Row(name, **settings)
 
 
 @pytest.mark.parametrize(
-    ("up", "down", "lead", "picked_with", "shift_ms"),
+    ("up", "down", "cap_ms", "picked", "shift_ms"),
     [
         # 80 ms each way, S 30 ms first: compensation moves S's call back by exactly
-        # 80 ms, so it counts 30 ms before the catch; without it, 50 ms after.
-        (0.080, 0.080, 0.030, {True: True, False: False}, 80.0),
-        # The delay exceeds the 100 ms cap: S's call still counts 20 ms late.
-        (0.150, 0.150, 0.030, {True: False, False: False}, None),
-        # An asymmetric link (80 ms up, none down): half the RTT is 40 ms, too little.
-        (0.080, 0.0, 0.030, {True: False, False: False}, None),
+        # its measured 80 ms uplink, so it counts 30 ms before the catch; without it,
+        # 50 ms after.
+        (0.080, 0.080, 200, True, 80.0),
+        # The delay exceeds a 100 ms cap: S's call still counts 20 ms late.
+        (0.150, 0.150, 100, False, 100.0),
+        # An asymmetric link (80 ms up, none down): the client's clock is placed from
+        # the round trips, which cannot see the asymmetry; the uplink reads as 40 ms.
+        (0.080, 0.0, 200, False, 40.0),
     ],
 )
 async def test_races_on_the_mock_clock(
-    nursery, autojump_clock, up, down, lead, picked_with, shift_ms
+    nursery, autojump_clock, up, down, cap_ms, picked, shift_ms
 ) -> None:
-    pairs = await mock_pairs(nursery, up, down)
-    for pair in pairs:
-        assert pair.slow_session.rtt == pytest.approx(up + down)
-        assert pair.fast_session.rtt == pytest.approx(0.0)
+    on, off = await mock_lanes(
+        nursery,
+        up,
+        down,
+        [row("on", cap_ms=cap_ms), row("off", cap_ms=cap_ms, compensation=False)],
+    )
+    for lane in (on, off):
+        assert lane.slow_session.rtt == pytest.approx(up + down)
+        assert lane.fast_session.rtt == pytest.approx(0.0)
     for number in range(3):
-        for pair in pairs:
-            result = await bench.race(pair, number, lead, max(up, down) + 0.1)
-            assert result.slow_picked == picked_with[pair.lag], result.text
-            assert result.lead_ms == pytest.approx(lead * 1000)
-            assert result.slow_saw_first_ms > 0
-            if pair.lag and shift_ms is not None:
-                assert result.shift_ms == pytest.approx(shift_ms)
-                assert result.gap_ms == pytest.approx((up - lead) * 1000)
-            if not pair.lag:
-                assert result.shift_ms in (None, 0.0)
+        result = await bench.race(on, number, random.Random(number))
+        assert result.slow_picked is picked, result.text
+        assert result.correct is picked
+        assert result.lead_ms == pytest.approx(30.0)
+        assert result.slow_reaction_ms >= 100.0
+        assert result.basis in ("measured", "late")
+        assert result.shift_ms == pytest.approx(shift_ms)
+        assert result.fast_shift_ms == pytest.approx(0.0)
+        # S's effective stamp minus F's: the uplink S was not credited, minus the lead.
+        assert result.gap_ms == pytest.approx((up - shift_ms / 1000) * 1000 - 30.0)
+        result = await bench.race(off, number, random.Random(number))
+        assert not result.slow_picked, result.text
+        assert result.shift_ms == 0.0
+        assert result.basis == "late"  # no credit, no waiting: the catch was decided
+
+
+@pytest.mark.parametrize(
+    ("settings", "picked", "basis", "gap_ms"),
+    [
+        # Honest S, truly 30 ms first: measured, credited its 80 ms, wins.
+        ({}, True, "measured", -30.0),
+        # Honest S, truly 30 ms second: measured, credited its 80 ms, loses by 30 ms.
+        ({"slow_first": False}, False, "measured", 30.0),
+        # S truly 30 ms second, claiming to have sent 100 ms earlier than it did: the
+        # uplink it reports is 100 ms beyond the link's base, far beyond what the
+        # link's pongs allow; refused, it gets the usual 80 ms and loses by 30 ms.
+        ({"slow_first": False, "cheat_ms": 100}, False, "refused", 30.0),
+        # No report: the usual 80 ms.
+        ({"report": False}, True, "usual", -30.0),
+    ],
+)
+async def test_reports_and_lies_on_the_mock_clock(
+    nursery, autojump_clock, settings, picked, basis, gap_ms
+) -> None:
+    (lane,) = await mock_lanes(nursery, 0.080, 0.080, [row("lane", **settings)])
+    for number in range(3):
+        result = await bench.race(lane, number, random.Random(number))
+        assert result.slow_picked is picked, result.text
+        assert result.correct
+        assert result.basis == basis
+        assert result.shift_ms == pytest.approx(80.0)
+        assert result.gap_ms == pytest.approx(gap_ms)
+
+
+async def test_races_with_jitter_on_the_mock_clock(nursery, autojump_clock) -> None:
+    """With ±20 ms of jitter each way, S truly 30 ms first wins every race with
+    compensation (the uplink is measured on each claim, so only the clock's placing,
+    at most half the jitter, is left), and S truly 30 ms second loses every one."""
+    rows = [row("first"), row("second", slow_first=False), row("off", compensation=False)]
+    first, second, off = await mock_lanes(nursery, 0.080, 0.080, rows, jitter=Jitter("uniform", 20))
+    shifts = []
+    for number in range(8):
+        result = await bench.race(first, number, random.Random(number))
+        assert result.slow_picked, result
+        shifts.append(result.shift_ms)
+        result = await bench.race(second, number, random.Random(number))
+        assert not result.slow_picked, result
+        result = await bench.race(off, number, random.Random(number))
+        assert not result.slow_picked, result
+    assert max(shifts) - min(shifts) > 5  # the credit follows each claim's own delay
+
+
+def test_standard_rows_and_their_table() -> None:
+    rows = bench.standard_rows(80, 200, 100)
+    names = [r.name for r in rows]
+    assert len(set(names)) == len(names)
+    cheaters = [r for r in rows if r.cheat_ms]
+    assert len(cheaters) == 3
+    assert all(not r.slow_first and r.max_slow_wins == 0 for r in cheaters)
+
+    def race(number: int, slow_first: bool, slow_picked: bool, basis: str) -> Any:
+        return bench.Race(
+            number, slow_first, slow_picked, 30.0, 120.0, 200.0, basis, 0.5, -30.0, 160, 0.2, ""
+        )
+
+    steady = bench.RowRun(rows[0], [], [race(i, True, i > 0, "measured") for i in range(4)])
+    cheater = bench.RowRun(cheaters[0], [], [race(i, False, False, "refused") for i in range(4)])
+    assert bench.met(steady) is False
+    assert bench.met(cheater) is True
+    line = bench.summary(steady)
+    assert (line["correct"], line["races"], line["correct_pct"]) == (3, 4, 75.0)
+    lo, hi = bench.wilson(3, 4)
+    assert line["wilson_pct"] == [round(100 * lo, 1), round(100 * hi, 1)]
+    assert line["cap_hits"] == 4
+    table = bench.markdown([steady, cheater]).splitlines()
+    assert len(table) == 4
+    assert "| 3/4 (75.0%) |" in table[2] and table[2].endswith("| **no** |")
+    assert "| 4/0/0/0 | 4 |" in table[2]
+    assert "claims 100 ms earlier" in table[3] and table[3].endswith("| yes |")
+
+
+def test_wilson_interval() -> None:
+    lo, hi = bench.wilson(200, 200)
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(0.9812, abs=1e-4)
+    lo, hi = bench.wilson(190, 200)
+    assert (lo, hi) == (pytest.approx(0.9104, abs=1e-4), pytest.approx(0.9726, abs=1e-4))
 
 
 @pytest.mark.deadline(60)
 def test_bench_script_end_to_end_on_loopback() -> None:
-    """A few real races through the TCP proxy: with compensation S (30..40 ms of
-    margin after jitter) wins every one, without it S (40 ms late) loses every one."""
+    """Ten real races through the TCP proxy with exponential jitter (mean 15 ms): with
+    compensation S, truly 30 ms first, wins nearly all (it loses only when its claim's
+    delay is an outlier for its link); without, S loses every one."""
     out = subprocess.run(
         [
             sys.executable,
             str(SCRIPT),
             "--races",
+            "10",
+            "--lanes",
             "5",
-            "--delay-ms",
-            "80",
-            "--lead-ms",
-            "40",
+            "--jitter",
+            "exponential",
+            "--jitter-ms",
+            "15",
+            "--ping-interval",
+            "0.2",
             "--settle-s",
-            "1",
+            "0",
+            "--settle-pongs",
+            "16",
             "--check",
         ],
         capture_output=True,
@@ -287,12 +401,18 @@ def test_bench_script_end_to_end_on_loopback() -> None:
     )
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert out.returncode == 0, out.stdout + out.stderr
-    modes = {line["mode"]: line for line in lines if "mode" in line}
+    modes = {line["row"]: line for line in lines if "row" in line}
     on, off = modes["compensation_on"], modes["compensation_off"]
-    assert on["races"] == off["races"] == 5
-    assert on["slow_picked"] == 5, on
-    assert off["slow_picked"] == 0, off
-    assert 75 <= on["mean_shift_ms"] <= 100
+    assert on["races"] == off["races"] == 10
+    assert on["jitter"] == "exponential 15 ms"
+    assert on["correct"] >= 8, on
+    assert off["correct"] == 0, off
+    assert sum(on["basis"].values()) == 10
+    assert on["basis"].get("measured", 0) >= 8, on
+    assert off["basis"] == {"late": 10}
+    assert 80 <= on["shift_ms"]["median"] <= 130
+    lo, hi = on["wilson_pct"]
+    assert lo <= on["correct_pct"] <= hi
     fairness = next(line["fairness"] for line in lines if "fairness" in line)
     assert fairness["met"] is True
-    assert fairness["slow_picked_pct_compensation_off"] == 0.0
+    assert fairness["correct_pct_compensation_off"] == 0.0
