@@ -246,21 +246,22 @@ def row(name: str, **settings: Any) -> Any:
 
 
 @pytest.mark.parametrize(
-    ("up", "down", "cap_ms", "picked", "shift_ms"),
+    ("up", "down", "cap_ms", "picked", "shift_ms", "basis"),
     [
         # 80 ms each way, S 30 ms first: compensation moves S's call back by exactly
         # its measured 80 ms uplink, so it counts 30 ms before the catch; without it,
         # 50 ms after.
-        (0.080, 0.080, 200, True, 80.0),
-        # The delay exceeds a 100 ms cap: S's call still counts 20 ms late.
-        (0.150, 0.150, 100, False, 100.0),
+        (0.080, 0.080, 200, True, 80.0, "measured"),
+        # The delay exceeds a 100 ms cap: S's call would count 20 ms late, but it
+        # comes 120 ms after the catch, when the catch (waiting only the cap) has won.
+        (0.150, 0.150, 100, False, 100.0, "late"),
         # An asymmetric link (80 ms up, none down): the client's clock is placed from
         # the round trips, which cannot see the asymmetry; the uplink reads as 40 ms.
-        (0.080, 0.0, 200, False, 40.0),
+        (0.080, 0.0, 200, False, 40.0, "measured"),
     ],
 )
 async def test_races_on_the_mock_clock(
-    nursery, autojump_clock, up, down, cap_ms, picked, shift_ms
+    nursery, autojump_clock, up, down, cap_ms, picked, shift_ms, basis
 ) -> None:
     on, off = await mock_lanes(
         nursery,
@@ -277,7 +278,7 @@ async def test_races_on_the_mock_clock(
         assert result.correct is picked
         assert result.lead_ms == pytest.approx(30.0)
         assert result.slow_reaction_ms >= 100.0
-        assert result.basis in ("measured", "late")
+        assert result.basis == basis
         assert result.shift_ms == pytest.approx(shift_ms)
         assert result.fast_shift_ms == pytest.approx(0.0)
         # S's effective stamp minus F's: the uplink S was not credited, minus the lead.
