@@ -417,3 +417,49 @@ def test_bench_script_end_to_end_on_loopback() -> None:
     fairness = next(line["fairness"] for line in lines if "fairness" in line)
     assert fairness["met"] is True
     assert fairness["correct_pct_compensation_off"] == 0.0
+
+
+@pytest.mark.deadline(60)
+def test_bench_script_table_of_the_cheater_rows() -> None:
+    """The table mode on real TCP, its rows one after another on connections of their
+    own: a slow player who claims 100 ms more than true loses every race it truly
+    lost by 30 ms, on a steady link and with jitter."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--table",
+            "--only",
+            "cheater",
+            "--races",
+            "4",
+            "--lanes",
+            "2",
+            "--ping-interval",
+            "0.2",
+            "--settle-s",
+            "0",
+            "--settle-pongs",
+            "8",
+            "--check",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    rows = [json.loads(line) for line in lines if line.startswith('{"row"')]
+    assert [r["row"] for r in rows] == [
+        "cheater 100, steady",
+        "cheater 100, uniform ±20",
+        "cheater 100, exponential 15",
+    ]
+    for r in rows:
+        assert (r["races"], r["slow_picked"], r["correct"], r["met"]) == (4, 0, 4, True), r
+        assert r["basis"].get("refused", 0) + r["basis"].get("late", 0) == 4, r
+        assert r["slow_pongs"]["min"] >= 8
+    assert json.loads(next(line for line in lines if '"all_met"' in line))["all_met"] is True
+    table = lines[next(i for i, line in enumerate(lines) if line.startswith("| Row |")) :]
+    assert len(table) == 2 + 3
+    assert all(line.endswith("| S wins <= 0 | yes |") for line in table[2:])
