@@ -5,7 +5,8 @@ delays, and each jitter mode's delays for a seeded random source, in order. Its
 delay is checked roughly on real loopback TCP. The races use
 ``scripts/bench-fairness``: on the MockClock, where the outcome is exact (both
 clients report their claims' exchanges; the server measures the slow player's uplink
-delay exactly, or refuses a lie), and once end to end over loopback with jitter.
+delay exactly, or refuses a lie), and end to end over loopback: a short run with
+exponential jitter, and the cheater rows of the table mode.
 """
 
 from __future__ import annotations
