@@ -4,11 +4,17 @@ It is the protocol at its plainest: open a stream, send ``hello``, then send mes
 and read them back, answering the server's pings. Every received message is kept in
 ``received`` (tests check them for hidden-information leaks); the latest ``view`` and
 ``table`` are kept at hand.
+
+Each pong carries ``clock_ms``, the client's own clock when it answered (the server
+places the client's clock with it, for lag compensation): ``clock`` gives it in
+milliseconds, by default ``time.monotonic()`` (any origin will do); with ``clock``
+None the pongs carry no clock, as a client of protocol 4 sent them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -33,10 +39,21 @@ class ServerClosed(Exception):
     """The server ended the stream."""
 
 
+def monotonic_ms() -> float:
+    """This process's monotonic clock in milliseconds: a pong's default ``clock_ms``."""
+    return time.monotonic() * 1000
+
+
 class WireClient:
-    def __init__(self, stream: trio.abc.Stream, name: str) -> None:
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        name: str,
+        clock: Callable[[], float] | None = monotonic_ms,
+    ) -> None:
         self.stream = stream
         self.name = name
+        self.clock = clock  # the pongs' clock_ms (see the module docstring)
         self.codec = Connection("client")
         self.received: list[Message] = []
         self.view: View | None = None
@@ -76,6 +93,13 @@ class WireClient:
         async with self._sending:  # pongs from receive() may meet another task's send
             await self.stream.send_all(self.codec.send(message))
 
+    async def _pong(self, nonce: int) -> None:
+        """Answer a ping, reading the clock once the stream is free, just before the
+        bytes go."""
+        async with self._sending:
+            clock_ms = None if self.clock is None else self.clock()
+            await self.stream.send_all(self.codec.send(Pong(nonce, clock_ms)))
+
     async def receive(self) -> Message:
         while True:
             event = self.codec.next_event()
@@ -94,7 +118,7 @@ class WireClient:
             if isinstance(event, Ping):
                 # If the server is gone, reading on reports it.
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                    await self.send(Pong(event.nonce))
+                    await self._pong(event.nonce)
 
             elif isinstance(event, View):
                 self.view = event
