@@ -276,6 +276,36 @@ async def test_a_peer_is_dropped_once_a_ping_went_unanswered_for_15_s(
     assert 15.0 <= trio.current_time() - unanswered <= 16.1
 
 
+async def test_a_call_that_lost_to_a_catch_decided_with_it_is_in_the_decision(
+    nursery, autojump_clock
+) -> None:
+    """Decided together (within the compensation's wait), the catch wins and closes
+    the window; the call it beat is still listed, with what it was credited, so that
+    the decision says why it lost."""
+    server = await start_server(nursery, ping_interval=1000, play_ping_interval=1000)
+    settings = {**CLASSIC3, "lag_compensation": True}
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, settings)
+    await set_position(
+        table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C", lag_compensation=True
+    )
+    steady_link(server, "Ann", 0.020)
+    steady_link(server, "Bob", 0.0)
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(0.3)
+    await bob.send(CatchPlayer(0))
+    await trio.sleep(0.05)  # 50 ms later, with 10 ms of lag: too late, but still pending
+    await ann.send(SayMau("mau"))
+    decision = await decision_for(cleo)
+    assert decision.outcome == "caught"
+    stamps = [(s["seat"], s["what"], s["after_ms"], s.get("basis")) for s in decision.stamps]
+    assert stamps == [(1, "catch", 300.0, "usual"), (0, "call", 340.0, "usual")]
+    assert decision.text == (
+        "Bob caught Ann 0.30 s after Ann's play; Ann's call came 0.04 s later; "
+        "Ann's call counted 10 ms earlier for their connection (usual delay)"
+    )
+    assert (await ann.wait_for(Error)).code == "nothing_to_call"
+
+
 async def test_without_lag_compensation_the_later_call_loses(nursery, autojump_clock) -> None:
     server = await start_server(nursery)
     (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)

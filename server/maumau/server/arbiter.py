@@ -39,6 +39,7 @@ class Claim:
     call: Literal["mau", "maumau"] = "mau"
     sender: Any = field(default=None, compare=False)
     basis: str | None = None  # how ``shift`` was found (see maumau.server.latency)
+    window: int | None = None  # the call window it was about when it arrived
 
     @property
     def effective(self) -> float:

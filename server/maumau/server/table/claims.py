@@ -44,7 +44,12 @@ class Claims(Journaling):
         by_window: dict[int, tuple[int, list[Claim], list[str], float]] = {}
         for claim in self.arbiter.take():
             target = claim.seat if claim.kind == "call" else claim.target
+            # The window it is about now; if an earlier claim closed it (a catch
+            # before this call), the one it was about when it arrived, so that the
+            # decision lists it too.
             window = window_for(match, claim)
+            if window is None:
+                window = claim.window
             opened = self.window_opened.get(window, claim.stamp) if window is not None else 0.0
             action: Action = (
                 SayMau(claim.seat, claim.call)

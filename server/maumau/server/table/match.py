@@ -146,7 +146,7 @@ class MatchFlow(Claims):
             claim = self.arbiter.add(
                 probe.kind, seat, stamp, given.shift, probe.target, probe.call, session
             )
-            claim.basis = given.basis
+            claim.basis, claim.window = given.basis, window
             self._schedule()
             return
         action: Action
