@@ -190,6 +190,17 @@ async def test_lag_compensation(nursery, autojump_clock, rtt, late, wins) -> Non
         assert error.code == "nothing_to_call"
 
 
+async def compensated_table(nursery: trio.Nursery) -> tuple[Server, list[WireClient]]:
+    """Ann (to play QH and keep KS), Bob and Cora at a table with lag compensation;
+    Ann's link is steady at 20 ms; the server pings no more on its own."""
+    server = await start_server(nursery, ping_interval=1000, play_ping_interval=1000)
+    settings = {**CLASSIC3, "lag_compensation": True}
+    clients, table = await seat_players(server, nursery, THREE, settings)
+    await set_position(table, clients, hands=HANDS, top="10H", stock="7C 8C", lag_compensation=True)
+    steady_link(server, "Ann", 0.020)
+    return server, clients
+
+
 @pytest.mark.parametrize(
     ("reaction_ms", "shift_ms", "basis"),
     [
@@ -209,13 +220,7 @@ async def test_lag_compensation(nursery, autojump_clock, rtt, late, wins) -> Non
 async def test_a_claim_reporting_its_reaction_is_credited_by_the_rules(
     nursery, autojump_clock, reaction_ms, shift_ms, basis
 ) -> None:
-    server = await start_server(nursery, ping_interval=1000, play_ping_interval=1000)
-    settings = {**CLASSIC3, "lag_compensation": True}
-    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, settings)
-    await set_position(
-        table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C", lag_compensation=True
-    )
-    steady_link(server, "Ann", 0.020)
+    _, (ann, _, cleo) = await compensated_table(nursery)
     await ann.send(PlayCard("QH"))
     await trio.sleep(0.3)
     await ann.send(SayMau("mau", reaction_ms=reaction_ms))
@@ -282,13 +287,7 @@ async def test_a_call_that_lost_to_a_catch_decided_with_it_is_in_the_decision(
     """Decided together (within the compensation's wait), the catch wins and closes
     the window; the call it beat is still listed, with what it was credited, so that
     the decision says why it lost."""
-    server = await start_server(nursery, ping_interval=1000, play_ping_interval=1000)
-    settings = {**CLASSIC3, "lag_compensation": True}
-    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, settings)
-    await set_position(
-        table, [ann, bob, cleo], hands=HANDS, top="10H", stock="7C 8C", lag_compensation=True
-    )
-    steady_link(server, "Ann", 0.020)
+    server, (ann, bob, cleo) = await compensated_table(nursery)
     steady_link(server, "Bob", 0.0)
     await ann.send(PlayCard("QH"))
     await trio.sleep(0.3)
