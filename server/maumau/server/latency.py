@@ -27,7 +27,8 @@ opened (its frames left then) and when the claim arrived, so the *response time*
 is measured; ``R - reaction`` is this exchange's round trip. :func:`credit` decides how
 much earlier the claim counts:
 
-1. No report (or no ping answered yet): the usual delay, ``basis`` "usual".
+1. No report (or only a clock that cannot be read yet): the usual delay, ``basis``
+   "usual"; before the first pong, nothing.
 2. A reaction longer than the measured response time is impossible: refused (the
    usual delay, ``basis`` "refused"). A reaction so long that the exchange's round
    trip would be shorter than the fastest ping is cut to fit (it only lowers the credit).
