@@ -67,7 +67,7 @@ def help_markup() -> str:
   delay measured on its own exchange (your client reports how long
   you took to react), checked against your connection's pings and
   never more than the table's cap. The decision line in the log
-  says how much each call counted earlier.
+  says how much each call or catch counted earlier.
 """
     )
     # NOTE: the language line of the help: "L" is the key, {language} the current one.

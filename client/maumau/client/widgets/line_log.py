@@ -12,7 +12,11 @@ again at the new width.
 that holds the :class:`Hanging` drawing. Its vertical scrollbar has a gutter of its
 own (``scrollbar-gutter: stable`` in the stylesheet), so the bar is never drawn over
 text (in ASCII, as every scrollbar is: see :mod:`.ascii_aware`). A new entry
-scrolls to the end, unless the player has scrolled back to read.
+scrolls to the end, unless the player has scrolled back to read: ``following`` is
+cleared only by the player's own scrolling (the wheel or the scrollbar) away from the
+end, and set again when they reach it. (Judging by the position alone failed: lines
+written while a dialog covered the table could leave the log short of its end, and it
+then never followed again.)
 It keeps at most ``max_lines`` entries, the oldest going first.
 """
 
@@ -65,6 +69,7 @@ class LineLog(VerticalScroll, can_focus=False):
     def __init__(self, max_lines: int = 300, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.entries: deque[Text] = deque(maxlen=max_lines)
+        self.following = True
 
     def compose(self) -> ComposeResult:
         yield Static(classes="line-log-lines")
@@ -79,7 +84,7 @@ class LineLog(VerticalScroll, can_focus=False):
 
     def extend(self, entries: Iterable[Text]) -> None:
         """Add entries at the end, following them unless the player scrolled back."""
-        follow = self.scroll_offset.y >= self.max_scroll_y
+        follow = self.following or self.scroll_offset.y >= self.max_scroll_y
         self.entries.extend(entries)
         self._redraw(follow)
 
@@ -93,7 +98,26 @@ class LineLog(VerticalScroll, can_focus=False):
             return
         self.query_one(".line-log-lines", Static).update(Hanging(self.entries))
         if follow:
+            self.following = True
             self.call_after_refresh(self.scroll_end, animate=False)
+
+    def on_mouse_scroll_up(self) -> None:
+        self.following = False  # the player scrolls back to read
+
+    def on_mouse_scroll_down(self) -> None:
+        self.call_after_refresh(self._check_end)
+
+    def on_scroll_up(self) -> None:  # a click on the scrollbar above its thumb
+        self.following = False
+
+    def on_scroll_down(self) -> None:
+        self.call_after_refresh(self._check_end)
+
+    def on_scroll_to(self) -> None:  # the scrollbar's thumb dragged
+        self.call_after_refresh(self._check_end)
+
+    def _check_end(self) -> None:
+        self.following = self.scroll_offset.y >= self.max_scroll_y
 
     def on_mount(self) -> None:
         self._redraw(follow=True)
