@@ -109,6 +109,20 @@ def test_the_allowance_follows_the_links_jitter_within_its_bounds() -> None:
 # --- the rules --------------------------------------------------------------------------
 
 
+def test_lying_pong_clocks_alone_do_not_widen_the_allowance() -> None:
+    """On a steady link, a client whose pongs claim (now and then) to have left 80 ms
+    earlier than they did: its round trips are steady, so its allowance stays at the
+    least, and a claim under-reported by 60 ms is refused."""
+    latency = Latency()
+    for i in range(32):
+        sent = 100.0 + i
+        answered = sent + 0.040
+        lie = 0.080 if i % 8 == 0 else 0.0
+        latency.add(sent, answered + 0.040, (answered - lie + ORIGIN) * 1000)
+    assert latency.allowance(latency.offset()) == MIN_ALLOWANCE
+    assert claim(latency, 0.040, 0.040, 0.3, cheat=0.060)[1] == "refused"
+
+
 def test_off_or_unmeasured_credits_nothing() -> None:
     assert credit(steady(0.040), False, 100, 0.0, 1.0, 500.0, 1.0).shift == 0.0
     assert credit(Latency(), True, 100, 0.0, 1.0, 500.0, 1.0).basis is None
@@ -247,7 +261,12 @@ def test_an_under_reporting_client_gains_at_most_the_allowance(
     honest, _ = claim(latency, down, up, 0.3)
     lying, basis = claim(latency, down, up, 0.3, cheat=cheat)
     allowance = latency.allowance(latency.offset())
-    assert lying - honest <= allowance + 1e-9
+    assert latency.min_rtt is not None
+    base = latency.min_rtt / 2
+    # At most the allowance above the base: more than an honest claim only by what
+    # the honest one lacked of the base-plus-allowance.
+    assert lying <= base + allowance + 1e-9
+    assert lying - honest <= allowance + max(0.0, base - honest) + 1e-9
     if cheat >= MAX_ALLOWANCE + spread:
         assert basis == "refused"
 

@@ -49,7 +49,10 @@ much earlier the claim counts:
 The clock offset trusts the client only as far as the round trips allow: a client that
 lies in its pongs moves the offset, but every sample's uplink is read with the same
 offset, so a lie shows as a claim whose uplink is out of line with the pongs' and is
-refused by rule 4.
+refused by rule 4; and no pong's excess counts for more than its round trip's excess
+over the fastest. What a client *can* do is answer some pings late, which makes its
+link look as jittery as it likes: its allowance then grows, but never to
+:data:`MAX_ALLOWANCE` or beyond. Only the fastest round trip cannot be faked.
 """
 
 from __future__ import annotations
@@ -126,10 +129,18 @@ class Latency:
     def excess(self, offset: float | None) -> list[float]:
         """Each sample's uplink delay above the base (seconds): read with the clock
         offset when there is one (clocked samples only), else half its round trip."""
-        base = (self.min_rtt or 0.0) / 2
+        least = self.min_rtt or 0.0
+        base = least / 2
         if offset is None:
             return [s.rtt / 2 - base for s in self.samples]
-        return [s.received - (s.clock - offset) - base for s in self.samples if s.clock is not None]
+        # A pong's uplink cannot have taken more than its round trip less the fastest
+        # downlink (half the fastest round trip): a pong clock that says otherwise is
+        # not believed beyond that, so lying in pongs alone cannot widen the allowance.
+        return [
+            min(s.received - (s.clock - offset) - base, s.rtt - least)
+            for s in self.samples
+            if s.clock is not None
+        ]
 
     def allowance(self, offset: float | None) -> float:
         """How far above the base a claim's uplink delay may be (rule 4)."""
