@@ -32,6 +32,12 @@ from maumau.protocol.messages import (
     PROTOCOL_VERSION,
     Bye,
     CatchPlayer,
+    CreateTournament,
+    JoinTournament,
+    LeaveTournament,
+    StartTournament,
+    Tournament,
+    WatchTournament,
     ChallengeCard,
     Chat,
     ChatLine,
@@ -211,6 +217,7 @@ EXAMPLES: dict[str, Message] = {
                     "state": "playing",
                     "round": 3,
                     "locked": True,
+                    "tournament": 2,
                 },
                 {
                     "id": 2**31,
@@ -225,6 +232,20 @@ EXAMPLES: dict[str, Message] = {
             ),
             online=("Anna", "Carl", "Dora"),
             more=3,
+            tournaments=(
+                {
+                    "id": 2,
+                    "name": "Friday night ♣",
+                    "variant": "classic",
+                    "state": "registering",
+                    "players": 11,
+                    "series_no": 0,
+                    "series": 3,
+                    "director": "Anna",
+                    "locked": True,
+                    "open": True,
+                },
+            ),
         ),
         TableInfo(
             id=7,
@@ -236,6 +257,7 @@ EXAMPLES: dict[str, Message] = {
             creator="Anna",
             you=0,
             paused="cannot_save",
+            tournament={"id": 2, "series": 1},
         ),
         View(
             table=7,
@@ -334,6 +356,64 @@ EXAMPLES: dict[str, Message] = {
         ),
         ChatLine(scope="lobby", sender="Carl", text="anyone for classic?"),
         Goodbye(reason="server shutting down", code="shutdown"),
+        CreateTournament(
+            name="Friday night ♣",
+            settings={"variant": "classic", "seats": 4},
+            series=3,
+            final=True,
+            bots=False,
+            late_join=True,
+            deals=4,
+            password="club",
+            starts_in=600,
+        ),
+        JoinTournament(tournament=2, password="club"),
+        LeaveTournament(tournament=2),
+        StartTournament(tournament=2),
+        WatchTournament(tournament=2, password="club"),
+        Tournament(
+            id=2,
+            name="Friday night ♣",
+            director="Anna",
+            settings={"variant": "classic", "seats": 4, "deals": 4},
+            series=3,
+            deals=4,
+            final=True,
+            bots=False,
+            late_join=True,
+            locked=True,
+            state="break",
+            series_no=2,
+            starts_in=25.0,
+            clock=312.5,
+            standings=(
+                {
+                    "rank": 1,
+                    "name": "Carl",
+                    "points": 100,
+                    "score": 87,
+                    "firsts": 1,
+                    "played": 1,
+                    "byes": 0,
+                    "withdrawn": False,
+                    "connected": True,
+                    "table": 9,
+                },
+            ),
+            tables=(
+                {
+                    "id": 9,
+                    "series": 2,
+                    "names": ("Carl", "Bot Bruno"),
+                    "bots": (False, True),
+                    "state": "playing",
+                    "round": 2,
+                    "scores": (10, 0),
+                    "points": (),
+                },
+            ),
+            you=0,
+        ),
     )
 }
 
@@ -343,6 +423,9 @@ MINIMAL: list[Message] = [
     CreateTable(name="t", settings={}, bots=()),
     JoinTable(table=1),
     WatchTable(table=1),
+    CreateTournament(name="t", settings={}, series=1, final=False, bots=True, late_join=False),
+    JoinTournament(tournament=1),
+    WatchTournament(tournament=None),
     PlayCard(card="7S"),
     Error(code="internal", message="", fatal=True),
     Lobby(tables=(), online=()),
@@ -537,6 +620,7 @@ def test_round_trip_without_optional_fields(message: Message) -> None:
     }
     if isinstance(message, Lobby):
         expected.discard("more")  # left out when 0
+        expected.discard("tournaments")  # left out when empty
     assert wire_keys == expected
 
 

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import schema as s
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 NAME_MAX = 24
 CHAT_MAX = 200
 TABLE_NAME_MAX = 32
@@ -33,6 +33,12 @@ _NAME = s.text(NAME_MAX, 1, printable=True, trimmed=True)
 BOT_LEVELS = ("easy", "normal", "hard")
 _LEVEL = s.one_of(*BOT_LEVELS)
 _MATCH_ID = s.integer(1, 2**62)
+_TOURNAMENT_ID = s.integer(1, 2**31)
+TOURNAMENT_NAME_MAX = TABLE_NAME_MAX
+TOURNAMENT_SERIES_MAX = 20
+TOURNAMENT_DEALS_MAX = 50
+TOURNAMENT_PLAYERS_MAX = 200
+TOURNAMENT_STATES = ("registering", "playing", "break", "final", "finished")
 _ANSWER = s.one_of("seven", "draw_two", "wild_draw_four")
 _SCORES = s.array(s.integer(0, 10_000_000), 10)
 # A client's own monotonic clock, in milliseconds (any origin), and a duration on it.
@@ -361,6 +367,99 @@ class GetReplay(Message):
     password: str | None = None
 
 
+# --- tournaments (client to server) ---------------------------------------------------------
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class CreateTournament(Message):
+    """Make a tournament and direct it. ``settings`` are its tables' settings (their
+    ``seats`` is the table size); ``series`` how many series are played; ``deals``
+    how many deals a series lasts (nil: a match to ``target_score``); ``final``
+    whether the top players meet at one final table; ``bots`` whether bots fill short
+    tables; ``late_join`` whether players may register between series;
+    ``starts_in`` seconds until it starts by itself (nil: when the director says go)."""
+
+    TYPE = "create_tournament"
+    SENDER = "client"
+    SCHEMA = {
+        "name": s.text(TOURNAMENT_NAME_MAX, 1, printable=True),
+        "settings": s.free_map(),
+        "series": s.integer(1, TOURNAMENT_SERIES_MAX),
+        "final": s.boolean,
+        "bots": s.boolean,
+        "late_join": s.boolean,
+        "deals": s.optional(s.integer(1, TOURNAMENT_DEALS_MAX)),
+        "password": s.optional(s.text(PASSWORD_MAX, 1)),
+        "starts_in": s.optional(s.integer(0, 86_400)),
+    }
+    OPTIONAL = frozenset({"deals", "password", "starts_in"})
+    name: str
+    settings: dict[str, Any]
+    series: int
+    final: bool
+    bots: bool
+    late_join: bool
+    deals: int | None = None
+    password: str | None = None
+    starts_in: int | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class JoinTournament(Message):
+    """Register for ``tournament`` (before it starts, or between series where the
+    director allows late arrivals). The sender follows it from then on."""
+
+    TYPE = "join_tournament"
+    SENDER = "client"
+    SCHEMA = {"tournament": _TOURNAMENT_ID, "password": s.optional(s.text(PASSWORD_MAX, 1))}
+    OPTIONAL = frozenset({"password"})
+    tournament: int
+    password: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class LeaveTournament(Message):
+    """Unregister from ``tournament`` (before it starts), or withdraw from it (once
+    started: no seat in later series; the results so far stay in the standings)."""
+
+    TYPE = "leave_tournament"
+    SENDER = "client"
+    SCHEMA = {"tournament": _TOURNAMENT_ID}
+    tournament: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class StartTournament(Message):
+    """The director's "go": start ``tournament`` now, or its next series now during
+    a break."""
+
+    TYPE = "start_tournament"
+    SENDER = "client"
+    SCHEMA = {"tournament": _TOURNAMENT_ID}
+    tournament: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class WatchTournament(Message):
+    """Follow ``tournament``: a ``tournament`` message now and on every change. Nil
+    stops following. A session follows one tournament at a time."""
+
+    TYPE = "watch_tournament"
+    SENDER = "client"
+    SCHEMA = {
+        "tournament": s.optional(_TOURNAMENT_ID),
+        "password": s.optional(s.text(PASSWORD_MAX, 1)),
+    }
+    OPTIONAL = frozenset({"password"})
+    tournament: int | None
+    password: str | None = None
+
+
 @_register
 @dataclass(frozen=True, slots=True)
 class Bye(Message):
@@ -457,6 +556,21 @@ _TABLE_SUMMARY = s.record(
         "state": s.one_of("waiting", "playing", "finished"),
         "round": s.integer(0, 10_000),
         "locked": s.boolean,
+    },
+    {"tournament": _TOURNAMENT_ID},
+)
+_TOURNAMENT_SUMMARY = s.record(
+    {
+        "id": _TOURNAMENT_ID,
+        "name": s.text(TOURNAMENT_NAME_MAX, 1),
+        "variant": s.one_of("classic", "american"),
+        "state": s.one_of(*TOURNAMENT_STATES),
+        "players": s.integer(0, TOURNAMENT_PLAYERS_MAX),
+        "series_no": s.integer(0, TOURNAMENT_SERIES_MAX + 1),
+        "series": s.integer(1, TOURNAMENT_SERIES_MAX),
+        "director": s.optional(_NAME),
+        "locked": s.boolean,
+        "open": s.boolean,
     }
 )
 
@@ -472,17 +586,21 @@ class Lobby(Message):
         "tables": s.array(_TABLE_SUMMARY, 10_000),
         "online": s.array(_NAME, 10_000),
         "more": s.integer(0, 2**31),
+        "tournaments": s.array(_TOURNAMENT_SUMMARY, 100),
     }
-    OPTIONAL = frozenset({"more"})
+    OPTIONAL = frozenset({"more", "tournaments"})
     tables: tuple[dict[str, Any], ...]
     online: tuple[str, ...]
     more: int = 0
+    tournaments: tuple[dict[str, Any], ...] = ()
 
     def to_wire(self) -> dict[str, Any]:
-        """``more`` is left out when it is 0."""
+        """``more`` is left out when it is 0, ``tournaments`` when there are none."""
         data = Message.to_wire(self)
         if not self.more:
             del data["more"]
+        if not self.tournaments:
+            del data["tournaments"]
         return data
 
 
@@ -503,8 +621,9 @@ class TableInfo(Message):
         "creator": s.optional(_NAME),
         "you": s.optional(_SEAT),
         "paused": s.optional(s.one_of("cannot_save")),
+        "tournament": s.optional(s.record({"id": _TOURNAMENT_ID, "series": s.integer(1, 99)})),
     }
-    OPTIONAL = frozenset({"paused"})
+    OPTIONAL = frozenset({"paused", "tournament"})
     id: int
     name: str
     settings: dict[str, Any]
@@ -514,6 +633,7 @@ class TableInfo(Message):
     creator: str | None
     you: int | None
     paused: str | None = None
+    tournament: dict[str, Any] | None = None
 
 
 _LEGAL = s.record(
@@ -880,6 +1000,88 @@ class Replay(Message):
     total: int
     start: int
     steps: tuple[dict[str, Any], ...]
+
+
+_STANDING = s.record(
+    {
+        "rank": s.integer(1, TOURNAMENT_PLAYERS_MAX),
+        "name": _NAME,
+        "points": s.integer(0, 100 * (TOURNAMENT_SERIES_MAX + 1)),
+        "score": s.integer(0, 10**9),
+        "firsts": s.integer(0, TOURNAMENT_SERIES_MAX + 1),
+        "played": s.integer(0, TOURNAMENT_SERIES_MAX + 1),
+        "byes": s.integer(0, TOURNAMENT_SERIES_MAX),
+        "withdrawn": s.boolean,
+        "connected": s.boolean,
+    },
+    {"table": _TABLE_ID},
+)
+_TOURNAMENT_TABLE = s.record(
+    {
+        "id": _TABLE_ID,
+        "series": s.integer(1, TOURNAMENT_SERIES_MAX + 1),
+        "names": s.array(_NAME, 10),
+        "bots": s.array(s.boolean, 10),
+        "state": s.one_of("waiting", "playing", "finished"),
+        "round": s.integer(0, 10_000),
+        "scores": s.array(s.integer(0, 10_000_000), 10),
+        "points": s.array(s.integer(0, 100), 10),
+    }
+)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Tournament(Message):
+    """A tournament, to the players registered for it and whoever follows it: sent on
+    joining or watching it and on every change (see docs/protocol.md, Tournaments).
+
+    ``standings`` are best first; ``tables`` are those of every series so far, the
+    current one last (``points`` per seat: the tournament points of its placing,
+    once its match is over); ``series_no`` is the series being played or last
+    played (0 before the start; ``series + 1`` is the final); ``starts_in`` the
+    seconds until the next start (nil: when the director says go, or while a series
+    runs); ``clock`` the seconds the current series has run; ``you`` the receiver's
+    line in ``standings`` (its index), nil if not registered."""
+
+    TYPE = "tournament"
+    SENDER = "server"
+    SCHEMA = {
+        "id": _TOURNAMENT_ID,
+        "name": s.text(TOURNAMENT_NAME_MAX, 1),
+        "director": s.optional(_NAME),
+        "settings": s.free_map(),
+        "series": s.integer(1, TOURNAMENT_SERIES_MAX),
+        "deals": s.optional(s.integer(1, TOURNAMENT_DEALS_MAX)),
+        "final": s.boolean,
+        "bots": s.boolean,
+        "late_join": s.boolean,
+        "locked": s.boolean,
+        "state": s.one_of(*TOURNAMENT_STATES),
+        "series_no": s.integer(0, TOURNAMENT_SERIES_MAX + 1),
+        "starts_in": s.optional(s.number(0, 1e6)),
+        "clock": s.optional(s.number(0, 1e7)),
+        "standings": s.array(_STANDING, TOURNAMENT_PLAYERS_MAX),
+        "tables": s.array(_TOURNAMENT_TABLE, 2000),
+        "you": s.optional(s.integer(0, TOURNAMENT_PLAYERS_MAX - 1)),
+    }
+    id: int
+    name: str
+    director: str | None
+    settings: dict[str, Any]
+    series: int
+    deals: int | None
+    final: bool
+    bots: bool
+    late_join: bool
+    locked: bool
+    state: str
+    series_no: int
+    starts_in: float | None
+    clock: float | None
+    standings: tuple[dict[str, Any], ...]
+    tables: tuple[dict[str, Any], ...]
+    you: int | None
 
 
 GOODBYE_CODES = ("shutdown", "replaced")

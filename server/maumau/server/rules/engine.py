@@ -778,10 +778,18 @@ def _end_round(state: MatchState, winner: int, events: list[Event]) -> None:
     scores = tuple(state.scores)
     state.last_round = RoundResult(state.round_no, winner, points, hands, hand_points, scores)
     events.append(RoundEnded(state.round_no, winner, points, hands, scores))
+    deals = state.settings.deals
     if state.scores[winner] >= state.settings.target_score:
         state.phase = "match_over"
         state.winner = winner
         events.append(MatchEnded(winner, scores))
+    elif deals and state.round_no >= deals:
+        # The last deal: the highest score wins; of several, this deal's winner if
+        # among them, else the one at the lowest seat.
+        best = max(scores)
+        state.phase = "match_over"
+        state.winner = winner if scores[winner] == best else scores.index(best)
+        events.append(MatchEnded(state.winner, scores))
     else:
         state.phase = "round_over"
 

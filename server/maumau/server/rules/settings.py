@@ -35,6 +35,7 @@ class SettingsError(ValueError):
 _SPEC: dict[str, tuple[type, int, int, Variant | None, str]] = {
     "seats": (int, 2, 10, None, "number of players at the table"),
     "target_score": (int, 1, 100_000, None, "points that win the match"),
+    "deals": (int, 0, 1_000, None, "deals after which the match ends (0: none)"),
     "mau_penalty": (int, 1, 10, None, "cards drawn by a player caught not saying Mau"),
     "false_catch_penalty": (int, 0, 10, None, "cards drawn for catching nobody"),
     "mau_window_ms": (int, 100, 30_000, None, "shortest call window after a play"),
@@ -58,6 +59,7 @@ class Settings:
     variant: Variant = "classic"
     seats: int = 4
     target_score: int = 150
+    deals: int = 0
     mau_penalty: int = 2
     false_catch_penalty: int = 0
     mau_window_ms: int = 1500
