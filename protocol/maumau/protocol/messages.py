@@ -501,6 +501,7 @@ ERROR_DETAIL_FIELDS: dict[str, s.Validator] = {
     "seconds": s.number(0, 1e7),
     "seat": s.integer(-(2**31), 2**31),
     "table": s.integer(0, 2**62),
+    "tournament": s.integer(0, 2**62),
     "match": s.integer(0, 2**62),
     "count": s.integer(0, 2**32),
     "amount": s.integer(0, 1000),
