@@ -31,6 +31,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("namespace", ["maumau"]),
     ("protocol", ["maumau.protocol.*"]),
     ("rules", ["maumau.server.rules.*"]),
+    ("tournament rules", ["maumau.server.tournament.*"]),
     (
         "server helpers",
         [
@@ -56,6 +57,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.server.bounds",
             "maumau.server.history",
             "maumau.server.handshake",
+            "maumau.server.tournaments",
             "maumau.server.dispatch",
             "maumau.server.restore",
         ],

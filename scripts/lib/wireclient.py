@@ -30,6 +30,7 @@ from maumau.protocol.messages import (
     Ping,
     Pong,
     TableInfo,
+    Tournament,
     View,
     Welcome,
 )
@@ -59,6 +60,7 @@ class WireClient:
         self.view: View | None = None
         self.table: TableInfo | None = None
         self.lobby: Lobby | None = None
+        self.tournament: Tournament | None = None
         self.welcome: Welcome | None = None
         self.errors: list[Error] = []
         self.closed = False
@@ -126,6 +128,8 @@ class WireClient:
                 self.table = event
             elif isinstance(event, Lobby):
                 self.lobby = event
+            elif isinstance(event, Tournament):
+                self.tournament = event
             elif isinstance(event, Error):
                 self.errors.append(event)
             return event

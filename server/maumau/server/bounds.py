@@ -142,8 +142,10 @@ class Bounds:
         lingering: dict[str, float] = {}
         for session in list(self.lobby.sessions.values()):
             at = session.table
-            if session.connected or (
-                at is not None and not at.closed and at.seat_of(session) is not None
+            if (
+                session.connected
+                or (at is not None and not at.closed and at.seat_of(session) is not None)
+                or self.lobby.keeps(session)
             ):
                 continue
             since = self._lingering.get(session.key, now)

@@ -26,6 +26,7 @@ from . import store
 from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION
 from .link import FLUSH_INTERVAL
 from .server import DEFAULT_PORT, Server, serve
+from .tournaments import BREAK_S
 
 log = logging.getLogger("maumau.server")
 
@@ -71,6 +72,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=IDLE_TIMEOUT,
         help="seconds a waiting or finished table with nobody connected, or a "
         f"disconnected player without a seat, is kept (default {IDLE_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--tournament-break",
+        type=float,
+        default=BREAK_S,
+        metavar="SECONDS",
+        help=f"pause between two series of a tournament (default {BREAK_S:g})",
     )
     parser.add_argument(
         "--bot-delay",
@@ -141,6 +149,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--move-rate must be above 0")
     if args.bot_forgets is not None and not 0 <= args.bot_forgets <= 1:
         parser.error("--bot-forgets must be between 0 and 1")
+    if not 0 <= args.tournament_break <= 3600:
+        parser.error("--tournament-break must be between 0 and 3600 seconds")
     if args.bot_delay < 0:
         parser.error("--bot-delay cannot be negative")
     if not 0.1 <= args.hello_timeout <= 600:
@@ -191,6 +201,7 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
         tables_per_session=args.tables_per_session,
         tables_per_address=args.tables_per_address,
         idle_timeout=args.idle_timeout,
+        tournament_break=args.tournament_break,
     )
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:

@@ -2,7 +2,8 @@
 
 Moves go to the session's table, which checks them against the rules engine; lobby
 requests (make, join, watch and leave tables, chat, records) are handled against the
-lobby. A request that cannot be granted raises :class:`~maumau.server.errors.TableError`
+lobby; tournament requests against the tournaments (see :mod:`.tournaments`). A
+request that cannot be granted raises :class:`~maumau.server.errors.TableError`
 (or the engine's :class:`~maumau.server.rules.IllegalAction`), which the connection
 answers with an ``error``. While the store cannot save, every request that would
 change a table is refused with ``cannot_save`` (see :mod:`maumau.server.saving`).
@@ -14,17 +15,22 @@ from maumau.protocol.messages import (
     Chat,
     ChatLine,
     CreateTable,
+    CreateTournament,
     GetReplay,
     GetStats,
     JoinTable,
+    JoinTournament,
     LeaveTable,
+    LeaveTournament,
     ListMatches,
     ListTables,
     Message,
     Ready,
     Rematch,
     StartMatch,
+    StartTournament,
     WatchTable,
+    WatchTournament,
 )
 
 from . import names
@@ -35,6 +41,7 @@ from .lobby import Lobby
 from .rules import Settings, SettingsError
 from .saving import Saver
 from .session import Session
+from .tournaments import Tournaments
 
 MOVE_TYPES = frozenset({"play", "draw", "pass", "challenge", "say_mau", "catch"})
 # Requests that change a table, refused while the store cannot save.
@@ -45,14 +52,26 @@ CHANGE_TYPES = MOVE_TYPES | {
     "ready",
     "start_match",
     "rematch",
+    "create_tournament",
+    "join_tournament",
+    "leave_tournament",
+    "start_tournament",
 }
 
 
 class Dispatcher:
     """Routes a session's messages (see the module docstring)."""
 
-    def __init__(self, lobby: Lobby, bounds: Bounds, history: History, saver: Saver) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        bounds: Bounds,
+        history: History,
+        saver: Saver,
+        tournaments: Tournaments,
+    ) -> None:
         self.lobby = lobby
+        self.tournaments = tournaments
         self.bounds = bounds
         self.history = history
         self.saver = saver
@@ -105,6 +124,17 @@ class Dispatcher:
                 raise TableError("not_at_table", "you are not at a table")
             self.lobby.leave_current(session)
             session.send(self.lobby.lobby_message())
+            self.tournaments.after_leaving_table(session)
+        elif isinstance(message, CreateTournament):
+            self.tournaments.create(session, message)
+        elif isinstance(message, JoinTournament):
+            self.tournaments.join(session, message)
+        elif isinstance(message, LeaveTournament):
+            self.tournaments.leave(session, message)
+        elif isinstance(message, StartTournament):
+            self.tournaments.go(session, message)
+        elif isinstance(message, WatchTournament):
+            self.tournaments.watch(session, message)
         elif isinstance(message, Ready):
             if table is None:
                 raise TableError("not_at_table", "you are not at a table")

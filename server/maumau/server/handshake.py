@@ -75,6 +75,8 @@ class Handshake:
             session.table.reconnected(session)
         else:
             link.send(self.lobby.lobby_message())
+        for hook in self.lobby.arrival_hooks:
+            hook(session)
         self.lobby.lobby_changed()
         return session
 
@@ -179,7 +181,7 @@ class Handshake:
                 old.table is not None
                 and not old.table.closed
                 and old.table.seat_of(old) is not None
-            )
+            ) or self.lobby.keeps(old)
             if old.skeleton == skeleton and not old.connected and not keeps_seat:
                 if old.table is not None:
                     old.table.leave(old)

@@ -25,6 +25,7 @@ import logging
 import random
 import sqlite3
 from collections.abc import Callable
+from typing import Any
 
 import msgpack
 import trio
@@ -78,6 +79,12 @@ class Lobby:
         store = saver.store
         self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
         self.left: Callable[[Table], None] = lambda table: None
+        # Set by the tournaments (see maumau.server.tournaments): told of every match
+        # that ends; whether a session must be kept; the tournaments the lobby lists.
+        self.match_over_hooks: list[Callable[[Table], None]] = []
+        self.keeps: Callable[[Session], bool] = lambda session: False
+        self.arrival_hooks: list[Callable[[Session], None]] = []  # after a hello
+        self.tournament_summaries: Callable[[], tuple[dict[str, Any], ...]] = tuple
         self._nursery: trio.Nursery | None = None
         self._dirty = False
         self._wakeup = trio.Event()
@@ -94,6 +101,11 @@ class Lobby:
         """Coalesce lobby updates: one broadcast per batch of changes."""
         self._dirty = True
         self._wakeup.set()
+
+    def match_over(self, table: Table) -> None:
+        """``table``'s match has just ended."""
+        for hook in self.match_over_hooks:
+            hook(table)
 
     # --- the lobby message ---------------------------------------------------------------
 
@@ -119,7 +131,10 @@ class Lobby:
                 break
             summaries.append(summary)
         return LobbyMessage(
-            tables=tuple(summaries), online=online, more=len(tables) - len(summaries)
+            tables=tuple(summaries),
+            online=online,
+            more=len(tables) - len(summaries),
+            tournaments=self.tournament_summaries(),
         )
 
     async def _broadcaster(self) -> None:
@@ -138,8 +153,11 @@ class Lobby:
 
     # --- tables -------------------------------------------------------------------
 
+    def new_table_id(self) -> int:
+        return next(self._table_ids)
+
     def create_table(self, session: Session, request: CreateTable, settings: Settings) -> Table:
-        table_id = next(self._table_ids)
+        table_id = self.new_table_id()
         table = Table(
             self,
             table_id,
@@ -197,8 +215,10 @@ class Lobby:
             table.close()
             self.tables.pop(table.id, None)
             log.info("table %d %r closed", table.id, table.name)
-        elif not table.has_humans() and all(
-            s.session is None and s.disconnected_at is None for s in table.seats
+        elif (
+            not table.has_humans()
+            and table.tournament is None  # a tournament's match is played to its end
+            and all(s.session is None and s.disconnected_at is None for s in table.seats)
         ):
             # Everyone left a running match: nobody can come back to it.
             table.close()

@@ -12,6 +12,7 @@ the parts and hands each the few others it needs, from the bottom up:
 - :mod:`.lobby`: sessions and the table registry; the tables' host;
 - :mod:`.bounds`: the lobby's limits, and tidying up after people leave;
 - :mod:`.history`: records and replays;
+- :mod:`.tournaments`: tournaments, their series of tables and their standings;
 - :mod:`.handshake`: which session a hello takes;
 - :mod:`.dispatch`: what each message of a session does;
 - :mod:`.connection`: one nursery per connection (reader, writer, pinger);
@@ -46,6 +47,7 @@ from .saving import SAVE_RETRY, Saver
 from .session import Session
 from .store import Store
 from .table import Table
+from .tournaments import BREAK_S, Tournaments
 
 log = logging.getLogger("maumau.server")
 
@@ -75,6 +77,7 @@ class Server:
         tables_per_session: int = TABLES_PER_SESSION,
         tables_per_address: int = TABLES_PER_ADDRESS,
         idle_timeout: float = IDLE_TIMEOUT,
+        tournament_break: float = BREAK_S,
     ) -> None:
         """``bot_forgets`` (0..1) overrides how often every bot forgets to say Mau
         (None: as its level does). ``store`` keeps the journal, tables, sessions and
@@ -85,7 +88,8 @@ class Server:
         ``save_retry`` is the first pause before a failed commit is tried again.
         ``max_tables`` (default: ``max_clients``), ``tables_per_session``,
         ``tables_per_address`` and ``idle_timeout`` bound the lobby (see
-        :mod:`maumau.server.bounds`). The server pings every ``ping_interval`` seconds,
+        :mod:`maumau.server.bounds`). ``tournament_break`` is the pause in seconds
+        between two series of a tournament. The server pings every ``ping_interval`` seconds,
         and every ``play_ping_interval`` (at most ``ping_interval``) while the
         session's table plays with lag compensation on."""
         self.links: set[Link] = set()
@@ -102,8 +106,11 @@ class Server:
             idle_timeout,
         )
         self.history = History(store)
+        self.tournaments = Tournaments(self.lobby, tournament_break)
         self.handshake = Handshake(self.lobby, self.saver, max_clients)
-        self.dispatcher = Dispatcher(self.lobby, self.bounds, self.history, self.saver)
+        self.dispatcher = Dispatcher(
+            self.lobby, self.bounds, self.history, self.saver, self.tournaments
+        )
         self.connections = Connections(
             self.outbox,
             self.saver,
@@ -151,10 +158,12 @@ class Server:
         self.lobby.start(nursery)
         self.saver.start(nursery)
         self.bounds.start(nursery)
+        self.tournaments.start(nursery)
 
     def restore(self) -> None:
         """Rebuild sessions and open tables from the store (see :mod:`.restore`)."""
         restore.restore(self.lobby, self.saver)
+        self.tournaments.restore()
 
     async def shutdown(self) -> None:
         """Tell everybody goodbye and give their writers a moment to flush."""

@@ -34,6 +34,7 @@ from .records import JournalEntry, MatchRecord, SessionRecord, TableRecord
 from .schema import SCHEMA, SCHEMA_VERSION, upgrade
 from .sessions import Sessions
 from .tables import Tables
+from .tournaments import Tournaments
 
 
 class Store:
@@ -64,6 +65,7 @@ class Store:
         self._tables = Tables(self.db, self._writes)
         self._matches = Matches(self.db, self._writes)
         self._history = History(self.db)
+        self._tournaments = Tournaments(self.db, self._writes)
 
     def close(self) -> None:
         self.commit()
@@ -233,3 +235,22 @@ class Store:
 
     def player_stats(self, name: str) -> dict[str, Any] | None:
         return self._history.player_stats(name)
+
+    # --- tournaments ---------------------------------------------------------------------
+
+    def next_tournament_id(self) -> int:
+        return self._tournaments.next_id()
+
+    def save_tournament(
+        self, tournament_id: int, name: str, state: str, data: dict[str, Any]
+    ) -> None:
+        """Write a tournament's whole state with the next commit."""
+        self._tournaments.save(tournament_id, name, state, data)
+
+    def tournaments(self, open_only: bool = True, limit: int = 1000) -> list[dict[str, Any]]:
+        """The saved states of the open tournaments (or of the latest ``limit``)."""
+        return self._tournaments.load(open_only, limit)
+
+    def tournament(self, tournament_id: int) -> dict[str, Any] | None:
+        """The saved state of one tournament, open or over."""
+        return self._tournaments.get(tournament_id)

@@ -11,7 +11,7 @@ import sqlite3
 
 from .errors import StoreError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -89,6 +89,14 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (match_id, seat)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS results_by_name ON results (name);
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    state TEXT NOT NULL,
+    data TEXT NOT NULL,
+    open INTEGER NOT NULL DEFAULT 1,
+    updated REAL NOT NULL
+);
 """
 
 
@@ -98,10 +106,11 @@ def upgrade(db: sqlite3.Connection, path: str, version: str) -> None:
     Version 2 only added ``live_journal`` (created by the schema script); version
     1's journal rows, those of running matches too, stay where they are. Version 3
     added ``tables.creator_session``: tables of older databases have none (their
-    creator is then found among the seated players; see :meth:`Table.restore`)."""
+    creator is then found among the seated players; see :meth:`Table.restore`).
+    Version 4 only added ``tournaments`` (created by the schema script)."""
     if version == str(SCHEMA_VERSION):
         return
-    if version not in ("1", "2"):
+    if version not in ("1", "2", "3"):
         raise StoreError(
             f"{path} has database schema {version}; this server knows {SCHEMA_VERSION}"
         )

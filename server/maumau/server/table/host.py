@@ -61,5 +61,8 @@ class TableHost(Protocol):
     def info_sent(self, table: Any) -> None:
         """``table`` sent a table_info: once the next commit succeeds, it is saved."""
 
+    def match_over(self, table: Any) -> None:
+        """``table``'s match has just ended (its end is journaled in the open group)."""
+
     def close_if_empty(self, table: Any) -> None:
         """Close ``table`` if nobody can play or watch there any more."""

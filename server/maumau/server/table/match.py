@@ -78,7 +78,17 @@ class MatchFlow(Claims):
                 self._make_bot(i)
         self._start_match()
 
+    def start_drawn(self) -> None:
+        """Start the match of a table whose seats a tournament has drawn (all taken)."""
+        self._start_match()
+
     def rematch(self, session: Player) -> None:
+        if self.tournament is not None:
+            raise TableError(
+                "tournament_table",
+                "this table belongs to a tournament: its next series is drawn there",
+                {"tournament": self.tournament[0]},
+            )
         if self.status != "finished":
             raise TableError("match_running", "a rematch can start only after the match")
         if self.seat_of(session) is None:
@@ -231,6 +241,7 @@ class MatchFlow(Claims):
             self.changed()
         self._send_views(before=event_frames)
         if round_ended and match.phase == "match_over":
+            self.host.match_over(self)
             self.host.close_if_empty(self)
         self._schedule()
 

@@ -111,6 +111,9 @@ class TableState:
         self.bot_catch_due: dict[int, float] = {}
         self.next_round_due: float | None = None
         self.closed = False
+        # (tournament id, series number) of a tournament's table, else None: its
+        # seats are drawn by the tournament, it starts at once and has no rematch.
+        self.tournament: tuple[int, int] | None = None
         self.paused_at: float | None = None  # while the server cannot save
         # The last table_info sent, and the last one known saved (see _send_pause).
         self.info_sent: dict[str, Any] | None = None

@@ -197,6 +197,11 @@ class Audience(TableState):
             creator=self.creator,
             you=self.seat_of(session) if session is not None else None,
             paused=None if self.paused_at is None else "cannot_save",
+            tournament=(
+                None
+                if self.tournament is None
+                else {"id": self.tournament[0], "series": self.tournament[1]}
+            ),
         )
 
     def seat_infos(self) -> tuple[dict[str, Any], ...]:
@@ -215,7 +220,7 @@ class Audience(TableState):
         return tuple(infos)
 
     def summary(self) -> dict[str, Any]:
-        return {
+        summary = {
             "id": self.id,
             "name": self.name,
             "variant": self.settings.variant,
@@ -225,6 +230,9 @@ class Audience(TableState):
             "round": self.match.round_no if self.match else 0,
             "locked": self.password is not None,
         }
+        if self.tournament is not None:
+            summary["tournament"] = self.tournament[0]
+        return summary
 
     def changed(self) -> None:
         """Seats or spectators changed: save the table, tell it and the lobby."""

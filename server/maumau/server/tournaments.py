@@ -1,0 +1,717 @@
+"""Tournaments: registering, drawing the series' tables, following the standings.
+
+Theory of operation
+-------------------
+A tournament (its data: :class:`~maumau.server.tournament.state.TournamentState`) is
+made by its *director* (``create_tournament``). Players register and unregister
+(``join_tournament``, ``leave_tournament``) until it starts: at the director's go
+(``start_tournament``) or when its start time comes. Then it plays its series one
+after another:
+
+1. **Drawing.** The players still in (not withdrawn; late arrivals from the series
+   after the one they registered in) are seated by :mod:`.tournament.draw`: the first
+   series at random from the tournament's seed, later ones by standings, avoiding
+   repeat pairings; byes, if any, are recorded.
+2. **Playing.** Every table of the series is made at once, as an ordinary table
+   (marked with its tournament and series), its seats given to the drawn players and,
+   where the director allowed it, to bots; its match starts at once. Each connected
+   player is moved to their table (and told so, as if they had joined it); one who is
+   not connected gets the seat kept for them, played by a bot after the reconnect
+   grace, as at any table. Everything at the table is the table's own: rules, timers,
+   the Mau arbiter, spectators, reconnecting, the journal and crash recovery.
+3. **Results.** When a table's match ends, its scores are put in the tournament
+   (in the same commit as the match's end: :meth:`Tournaments.match_over`). When every
+   table of the series has ended, the series is over: a break of ``break_s`` seconds
+   (which the director may cut short), then the next series; after the last one, the
+   final (the top players at one table) if the director asked for one; then the
+   tournament is finished.
+
+Everyone registered, and whoever follows the tournament (``watch_tournament``), gets
+a ``tournament`` message on every change: the standings (see
+:mod:`.tournament.standings`), every series' tables with their live rounds and scores,
+the series clock and the countdown to the next start. While a series runs the
+message is refreshed every REFRESH_S seconds if anything in it changed.
+
+A tournament's state is saved whole with the commit of every change to it, so a server
+killed in the middle of a series comes back with the tournament as it was and its
+tables as the journal has them (:meth:`Tournaments.restore`). A registered player's
+session is kept (it is neither forgotten nor its name given away) while the
+tournament is open, as a seated player's is.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+import time
+from typing import Any
+
+import msgpack
+import trio
+
+from maumau.protocol.codec import encode_frame
+from maumau.protocol.messages import (
+    TOURNAMENT_PLAYERS_MAX,
+    CreateTournament,
+    JoinTournament,
+    LeaveTournament,
+    StartTournament,
+    Tournament,
+    WatchTournament,
+)
+
+from . import names
+from .errors import TableError
+from .lobby import Lobby
+from .rules import Settings, SettingsError
+from .session import Session
+from .table import Table
+from .table.state import SeatState
+from .tournament import draw
+from .tournament.standings import placing_points
+from .tournament.state import Entry, SeriesTable, TournamentState
+
+log = logging.getLogger("maumau.server")
+
+BREAK_S = 30.0  # seconds between two series (the director may start the next sooner)
+REFRESH_S = 2.0  # while a series runs, followers are told its tables' progress this often
+OPEN_MAX = 20  # tournaments open at once on one server
+PER_ADDRESS = 2  # open tournaments made from one address
+FINISHED_SHOWN = 5  # finished tournaments the lobby still lists
+
+
+class Tournaments:
+    """Every open tournament of the server (see the module docstring)."""
+
+    def __init__(self, lobby: Lobby, break_s: float = BREAK_S) -> None:
+        self.lobby = lobby
+        self.break_s = break_s
+        self.open: dict[int, TournamentState] = {}
+        self.finished: list[TournamentState] = []  # the latest, for the lobby
+        self.followers: dict[str, tuple[Session, int]] = {}  # by session id
+        self._due: dict[int, float] = {}  # trio time of a tournament's next start
+        self._sent: dict[int, bytes] = {}  # what followers were last told, per tournament
+        self._dirty: set[int] = set()
+        self._wakeup = trio.Event()
+        store = lobby.store
+        self._ids = store.next_tournament_id() if store is not None else 1
+        lobby.match_over_hooks.append(self.match_over)
+        lobby.keeps = self.keeps
+        lobby.arrival_hooks.append(self.after_leaving_table)
+        lobby.tournament_summaries = self.summaries
+
+    def start(self, nursery: trio.Nursery) -> None:
+        nursery.start_soon(self._run)
+
+    # --- requests -----------------------------------------------------------------------
+
+    def create(self, session: Session, request: CreateTournament) -> TournamentState:
+        problem = names.chat_problem(request.name)
+        if problem is not None:
+            raise TableError(
+                "bad_name", f"the tournament's name: {problem}", {"field": "create_tournament.name"}
+            )
+        settings = self._check_settings(request)
+        if len(self.open) >= OPEN_MAX:
+            raise TableError(
+                "too_many_tournaments",
+                f"{len(self.open)} tournaments are open here; try again when one is over",
+                {"count": len(self.open)},
+            )
+        address = session.address
+        mine = [t for t in self.open.values() if address is not None and t.origin == address]
+        if len(mine) >= PER_ADDRESS:
+            raise TableError(
+                "too_many_tournaments",
+                f"{len(mine)} open tournaments were made from your address",
+                {"count": len(mine)},
+            )
+        tournament_id = self._ids
+        self._ids += 1
+        tournament = TournamentState(
+            id=tournament_id,
+            name=request.name,
+            director=session.name,
+            director_key=session.id,
+            settings=settings,
+            series=request.series,
+            deals=request.deals,
+            final=request.final,
+            bots=request.bots,
+            late_join=request.late_join,
+            password=request.password,
+            seed=self.lobby.rng.randrange(2**63),
+            origin=address,
+        )
+        if request.starts_in is not None:
+            self._set_due(tournament, request.starts_in)
+        self.open[tournament_id] = tournament
+        log.info(
+            "tournament %d %r made by %s (%d series of %s)",
+            tournament_id,
+            request.name,
+            session.name,
+            request.series,
+            f"{request.deals} deals" if request.deals else "a match",
+        )
+        self._follow(session, tournament)
+        self._changed(tournament)
+        return tournament
+
+    def join(self, session: Session, request: JoinTournament) -> None:
+        tournament = self._find(request.tournament)
+        if tournament.password is not None and request.password != tournament.password:
+            raise TableError("wrong_password", "this tournament is locked; the password is wrong")
+        entry = tournament.entry(session.id)
+        if entry is not None and not entry.withdrawn:
+            raise TableError("already_registered", "you are registered for this tournament")
+        if not tournament.registration_open():
+            raise TableError(
+                "registration_closed",
+                "this tournament takes no more players"
+                if tournament.state == "registering" or not tournament.late_join
+                else "this tournament has started and takes no late arrivals now",
+                {"tournament": tournament.id},
+            )
+        if entry is None and len(tournament.entries) >= TOURNAMENT_PLAYERS_MAX:
+            raise TableError(
+                "tournament_full",
+                f"this tournament has its {TOURNAMENT_PLAYERS_MAX} players",
+                {"limit": TOURNAMENT_PLAYERS_MAX},
+            )
+        since = tournament.next_series()
+        if entry is None:
+            tournament.entries.append(Entry(session.id, session.name, since=since))
+        else:
+            entry.withdrawn, entry.since = False, since
+        log.info("tournament %d: %s registers", tournament.id, session.name)
+        self._follow(session, tournament)
+        self._changed(tournament)
+
+    def leave(self, session: Session, request: LeaveTournament) -> None:
+        tournament = self._find(request.tournament)
+        entry = tournament.entry(session.id)
+        if entry is None or entry.withdrawn:
+            raise TableError("not_registered", "you are not registered for this tournament")
+        if tournament.state == "registering":
+            tournament.entries.remove(entry)
+            log.info("tournament %d: %s unregisters", tournament.id, session.name)
+        else:
+            entry.withdrawn = True
+            log.info("tournament %d: %s withdraws", tournament.id, session.name)
+        self._send(session, tournament)
+        self._changed(tournament)
+
+    def go(self, session: Session, request: StartTournament) -> None:
+        tournament = self._find(request.tournament)
+        if session.id != tournament.director_key:
+            who = tournament.director or "nobody"
+            raise TableError(
+                "not_director",
+                f"only {who}, who directs this tournament, can start it",
+                {"name": who} if tournament.director else None,
+            )
+        if tournament.state in ("playing", "final"):
+            raise TableError("tournament_running", "a series is being played")
+        if tournament.state == "finished":
+            raise TableError("tournament_running", "this tournament is over")
+        self._start_series(tournament, by_director=True)
+
+    def watch(self, session: Session, request: WatchTournament) -> None:
+        if request.tournament is None:
+            self.followers.pop(session.id, None)
+            return
+        tournament = self._find(request.tournament, finished_too=True)
+        if (
+            tournament.password is not None
+            and request.password != tournament.password
+            and tournament.entry(session.id) is None
+            and session.id != tournament.director_key
+        ):
+            raise TableError("wrong_password", "this tournament is locked; the password is wrong")
+        self._follow(session, tournament)
+        self._send(session, tournament)
+
+    def after_leaving_table(self, session: Session) -> None:
+        """``session`` is back in the lobby (or has just connected): tell it the
+        tournament it follows or is registered for."""
+        followed = self._followed(session)
+        if followed is not None:
+            self._send(session, followed)
+
+    # --- what the lobby asks -------------------------------------------------------------
+
+    def keeps(self, session: Session) -> bool:
+        """Whether ``session`` must be kept: it is registered for an open tournament."""
+        return any(t.registered(session.id) for t in self.open.values())
+
+    def summaries(self) -> tuple[dict[str, Any], ...]:
+        shown = list(self.open.values()) + self.finished[-FINISHED_SHOWN:][::-1]
+        return tuple(
+            {
+                "id": t.id,
+                "name": t.name,
+                "variant": t.settings.get("variant", "classic"),
+                "state": t.state,
+                "players": len(t.active()),
+                "series_no": t.series_no,
+                "series": t.series,
+                "director": t.director,
+                "locked": t.password is not None,
+                "open": t.registration_open(),
+            }
+            for t in shown
+        )
+
+    def match_over(self, table: Table) -> None:
+        """A table's match ended: if it is a tournament's, its result counts now."""
+        if table.tournament is None or table.match is None:
+            return
+        tournament = self.open.get(table.tournament[0])
+        if tournament is None:
+            return
+        record = tournament.table_of(table.id)
+        if record is None or record.scores is not None:
+            return
+        record.scores = list(table.match.scores)
+        log.info(
+            "tournament %d: table %d of series %d ends %s",
+            tournament.id,
+            table.id,
+            record.series,
+            record.scores,
+        )
+        if tournament.series_over():
+            self._end_series(tournament)
+        else:
+            self._changed(tournament)
+
+    # --- the course of a tournament --------------------------------------------------------
+
+    def _start_series(self, tournament: TournamentState, by_director: bool = False) -> None:
+        players = [e for e in tournament.active() if e.since <= tournament.next_series()]
+        if len(players) < 2 and not (tournament.bots and players):
+            if not by_director:
+                # The start time came with too few players: wait for the director.
+                tournament.starts_at = None
+                self._due.pop(tournament.id, None)
+                self._changed(tournament)
+                return
+            raise TableError(
+                "too_few_players",
+                f"{len(players)} players are registered; a tournament needs at least 2",
+                {"count": len(players)},
+            )
+        if tournament.state == "registering":
+            order = [e.key for e in tournament.entries]
+            random.Random(tournament.seed).shuffle(order)
+            tournament.lot = order
+        tournament.series_no += 1
+        number = tournament.series_no
+        final = number == tournament.final_no
+        keys = [e.key for e in players]
+        if final or number > 1:
+            rank = {s.key: i for i, s in enumerate(tournament.standings())}
+            keys.sort(key=lambda k: rank.get(k, len(rank)))
+        size = tournament.size
+        if final:
+            seating = draw.final_table(keys, size)
+        elif number == 1:
+            seating = draw.first_series(keys, size, tournament.bots, tournament.seed)
+        else:
+            seating = draw.later_series(
+                keys, size, tournament.bots, tournament.met(), tournament.byes_of()
+            )
+        tournament.state = "final" if final else "playing"
+        tournament.starts_at = None
+        tournament.series_started = time.time()
+        self._due.pop(tournament.id, None)
+        for key in seating.byes:
+            tournament.byes.append((number, key))
+        log.info(
+            "tournament %d: %s starts with %d tables%s",
+            tournament.id,
+            "the final" if final else f"series {number}",
+            len(seating.tables),
+            f" and {len(seating.byes)} byes" if seating.byes else "",
+        )
+        for i, (seated, bots) in enumerate(zip(seating.tables, seating.bots, strict=True)):
+            self._open_table(tournament, number, i, seated, bots)
+        self._changed(tournament)
+
+    def _open_table(
+        self, tournament: TournamentState, number: int, index: int, keys: tuple[str, ...], bots: int
+    ) -> None:
+        lobby = self.lobby
+        values = dict(tournament.settings)
+        values["seats"] = len(keys) + bots
+        if tournament.deals:
+            values.update(deals=tournament.deals, target_score=100_000)
+        settings = Settings.from_dict(values)
+        label = "final" if number == tournament.final_no else f"{number}.{index + 1}"
+        table = Table(
+            lobby,
+            lobby.new_table_id(),
+            f"{tournament.name[:24]} {label}",
+            settings,
+            None,
+            tournament.password,
+            {seat: "normal" for seat in range(len(keys), len(keys) + bots)},
+            lobby.rng.randrange(2**63),
+        )
+        table.tournament = (tournament.id, number)
+        by_id = {s.id: s for s in lobby.sessions.values()}
+        moved: list[Session] = []
+        for seat, key in enumerate(keys):
+            entry = tournament.entry(key)
+            name = entry.name if entry is not None else key
+            session = by_id.get(key)
+            if session is None:
+                # Forgotten (it should not be): a bot plays the seat from the start.
+                table.seats[seat] = SeatState(name=name, away=True)
+                continue
+            table.seats[seat] = SeatState(name=name, session=session)
+            if not session.connected:
+                table.seats[seat].disconnected_at = table.now()
+            moved.append(session)
+        tournament.tables.append(
+            SeriesTable(
+                table.id,
+                number,
+                [*keys, *([None] * bots)],
+                [s.name or "" for s in table.seats],
+            )
+        )
+        lobby.open_table(table)
+        for session in moved:
+            if session.table is not None and session.table is not table:
+                lobby.leave_current(session, entering=table)
+            session.table = table
+            lobby.save_session(session)
+        table.start_drawn()
+
+    def _end_series(self, tournament: TournamentState) -> None:
+        number = tournament.series_no
+        if number >= tournament.series and not (tournament.final and number < tournament.final_no):
+            self._finish(tournament)
+            return
+        players = tournament.active()
+        if number == tournament.series and len(players) < 2:
+            self._finish(tournament)  # nobody to hold a final with
+            return
+        tournament.state = "break"
+        self._set_due(tournament, self.break_s)
+        log.info("tournament %d: series %d is over", tournament.id, number)
+        self._changed(tournament)
+
+    def _finish(self, tournament: TournamentState) -> None:
+        tournament.state = "finished"
+        tournament.starts_at = None
+        tournament.finished_at = time.time()
+        self._due.pop(tournament.id, None)
+        self.open.pop(tournament.id, None)
+        kept = [t for t in self.finished if t.id != tournament.id][-FINISHED_SHOWN:]
+        self.finished = [*kept, tournament]
+        standings = tournament.standings()
+        if standings:
+            winner = tournament.entry(standings[0].key)
+            log.info(
+                "tournament %d %r is over: %s wins",
+                tournament.id,
+                tournament.name,
+                winner.name if winner else "?",
+            )
+        self._changed(tournament)
+
+    def _set_due(self, tournament: TournamentState, seconds: float) -> None:
+        tournament.starts_at = time.time() + seconds
+        self._due[tournament.id] = trio.current_time() + seconds
+        self._wakeup.set()
+
+    # --- telling ---------------------------------------------------------------------------
+
+    def message(self, tournament: TournamentState, key: str | None) -> Tournament:
+        """The ``tournament`` message for the player whose session id is ``key``."""
+        return self._message(tournament, key)[0]
+
+    def _message(
+        self, tournament: TournamentState, key: str | None
+    ) -> tuple[Tournament, list[str]]:
+        """The message, and the keys of its standings' lines in order."""
+        by_id = {s.id: s for s in self.lobby.sessions.values()}
+        tables = {t.id: t for t in self.lobby.tables.values()}
+        standings = []
+        order = []
+        you = None
+        for i, line in enumerate(tournament.standings()):
+            order.append(line.key)
+            entry = tournament.entry(line.key)
+            session = by_id.get(line.key)
+            row: dict[str, Any] = {
+                "rank": line.rank,
+                "name": entry.name if entry is not None else line.key,
+                "points": line.points,
+                "score": line.score,
+                "firsts": line.firsts,
+                "played": line.played,
+                "byes": line.byes,
+                "withdrawn": entry is None or entry.withdrawn,
+                "connected": session is not None and session.connected,
+            }
+            seated = tournament.seated(line.key)
+            if seated is not None and tournament.state in ("playing", "final"):
+                row["table"] = seated.id
+            standings.append(row)
+            if line.key == key:
+                you = i
+        rows = []
+        for record in tournament.tables:
+            live = tables.get(record.id)
+            if record.scores is not None:
+                scores, state = record.scores, "finished"
+            elif live is not None and live.match is not None:
+                scores, state = list(live.match.scores), live.status
+            else:
+                scores, state = [0] * len(record.keys), "waiting"
+            rows.append(
+                {
+                    "id": record.id,
+                    "series": record.series,
+                    "names": tuple(record.names),
+                    "bots": tuple(k is None for k in record.keys),
+                    "state": state,
+                    "round": live.match.round_no if live is not None and live.match else 0,
+                    "scores": tuple(scores),
+                    "points": tuple(_points(record)),
+                }
+            )
+        now = time.time()
+        starts_in = None
+        if tournament.starts_at is not None:
+            starts_in = max(0.0, tournament.starts_at - now)
+        clock = None
+        if tournament.series_started is not None and tournament.state in ("playing", "final"):
+            clock = max(0.0, now - tournament.series_started)
+        message = Tournament(
+            id=tournament.id,
+            name=tournament.name,
+            director=tournament.director,
+            settings=tournament.settings,
+            series=tournament.series,
+            deals=tournament.deals,
+            final=tournament.final,
+            bots=tournament.bots,
+            late_join=tournament.late_join,
+            locked=tournament.password is not None,
+            state=tournament.state,
+            series_no=tournament.series_no,
+            starts_in=None if starts_in is None else round(starts_in, 1),
+            clock=None if clock is None else round(clock, 1),
+            standings=tuple(standings),
+            tables=tuple(rows),
+            you=you,
+        )
+        return message, order
+
+    def _send(self, session: Session, tournament: TournamentState) -> None:
+        session.send(self.message(tournament, session.id))
+
+    def _follow(self, session: Session, tournament: TournamentState) -> None:
+        self.followers[session.id] = (session, tournament.id)
+
+    def _followed(self, session: Session) -> TournamentState | None:
+        found = self.followers.get(session.id)
+        tournament_id = found[1] if found is not None else None
+        if tournament_id is None:
+            for tournament in self.open.values():
+                if tournament.registered(session.id):
+                    return tournament
+            return None
+        return self.open.get(tournament_id) or next(
+            (t for t in self.finished if t.id == tournament_id), None
+        )
+
+    def _audience(self, tournament: TournamentState) -> list[Session]:
+        """Who is told of ``tournament``: its registered players and its followers."""
+        keys = {e.key for e in tournament.entries}
+        found: dict[str, Session] = {}
+        for session in self.lobby.sessions.values():
+            if session.id in keys and session.connected:
+                found[session.id] = session
+        for session, followed in self.followers.values():
+            if followed == tournament.id and session.connected:
+                found[session.id] = session
+        return list(found.values())
+
+    def _changed(self, tournament: TournamentState) -> None:
+        """Save ``tournament`` with the next commit and tell its audience soon."""
+        self._save(tournament)
+        self._dirty.add(tournament.id)
+        self._wakeup.set()
+        self.lobby.lobby_changed()
+
+    def _save(self, tournament: TournamentState) -> None:
+        store = self.lobby.store
+        if store is None:
+            return
+        try:
+            store.save_tournament(
+                tournament.id, tournament.name, tournament.state, tournament.to_dict()
+            )
+        except sqlite3.Error:
+            log.exception("tournament %d could not be saved", tournament.id)
+        self.lobby.commit_soon()
+
+    def _broadcast(self, tournament: TournamentState, force: bool) -> None:
+        audience = self._audience(tournament)
+        base, order = self._message(tournament, None)
+        wire = base.to_wire()
+        fingerprint = msgpack.packb(
+            {k: v for k, v in wire.items() if k not in ("clock", "starts_in")}
+        )
+        if not force and self._sent.get(tournament.id) == fingerprint:
+            return
+        self._sent[tournament.id] = fingerprint
+        index = {key: i for i, key in enumerate(order)}
+        for session in audience:
+            wire["you"] = index.get(session.id)
+            session.send(base, encode_frame(wire))
+
+    async def _run(self) -> None:
+        """Starts tournaments and series when they are due; tells followers of changes
+        (at once) and of running series' progress (every REFRESH_S)."""
+        last_refresh = trio.current_time()
+        while True:
+            now = trio.current_time()
+            for tournament_id, due in sorted(self._due.items(), key=lambda item: item[1]):
+                if due <= now and tournament_id in self.open:
+                    tournament = self.open[tournament_id]
+                    self._due.pop(tournament_id, None)
+                    try:
+                        self._start_series(tournament)
+                    except Exception:
+                        log.exception("tournament %d could not start its series", tournament_id)
+            if self._dirty:
+                dirty, self._dirty = self._dirty, set()
+                for tournament_id in dirty:
+                    changed = self.open.get(tournament_id) or next(
+                        (t for t in self.finished if t.id == tournament_id), None
+                    )
+                    if changed is not None:
+                        self._broadcast(changed, force=True)
+            if now - last_refresh >= REFRESH_S:
+                last_refresh = now
+                for tournament in list(self.open.values()):
+                    if tournament.state in ("playing", "final"):
+                        self._broadcast(tournament, force=False)
+            wait = REFRESH_S
+            if self._due:
+                wait = min(wait, max(0.0, min(self._due.values()) - trio.current_time()))
+            self._wakeup = trio.Event()
+            with trio.move_on_after(wait):
+                await self._wakeup.wait()
+            await trio.sleep(0.05)  # gather a burst of changes into one message
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _find(self, tournament_id: int, finished_too: bool = False) -> TournamentState:
+        tournament = self.open.get(tournament_id)
+        if tournament is None and finished_too:
+            tournament = next((t for t in self.finished if t.id == tournament_id), None)
+            if tournament is None and self.lobby.store is not None:
+                try:
+                    data = self.lobby.store.tournament(tournament_id)
+                    tournament = TournamentState.from_dict(data) if data is not None else None
+                except (sqlite3.Error, ValueError, TypeError):
+                    log.exception("tournament %d could not be read", tournament_id)
+        if tournament is None:
+            raise TableError(
+                "no_such_tournament",
+                f"there is no tournament {tournament_id}",
+                {"tournament": tournament_id},
+            )
+        return tournament
+
+    @staticmethod
+    def _check_settings(request: CreateTournament) -> dict[str, Any]:
+        try:
+            settings = Settings.from_dict(request.settings)
+        except SettingsError as error:
+            raise TableError(
+                "bad_settings", str(error)[:300], {"field": error.setting[:64] or "settings"}
+            ) from None
+        if settings.is_classic and not 3 <= settings.seats <= 4:
+            raise TableError(
+                "bad_settings",
+                "seats: a Mau Mau tournament is played at tables of 3 or 4",
+                {"field": "seats"},
+            )
+        if settings.deals:
+            raise TableError(
+                "bad_settings",
+                "deals: give a series' length as the tournament's deals",
+                {"field": "deals"},
+            )
+        return settings.to_dict()
+
+    # --- after a restart -----------------------------------------------------------------
+
+    def restore(self) -> None:
+        """Bring back the open tournaments, each linked to its tables again (which the
+        store has already restored); finished ones are read when asked for."""
+        store = self.lobby.store
+        if store is None:
+            return
+        try:
+            saved = store.tournaments(open_only=True)
+            for data in store.tournaments(open_only=False, limit=FINISHED_SHOWN):
+                if data.get("state") == "finished":
+                    self.finished.append(TournamentState.from_dict(data))
+        except sqlite3.Error:
+            log.exception("the tournaments could not be read")
+            return
+        except (ValueError, TypeError):
+            log.exception("a finished tournament could not be read")
+            saved = store.tournaments(open_only=True)
+        for data in saved:
+            try:
+                tournament = TournamentState.from_dict(data)
+            except (ValueError, TypeError) as error:
+                log.error(
+                    "tournament %s could not be restored (%s); skipped", data.get("id"), error
+                )
+                continue
+            self.open[tournament.id] = tournament
+            self._ids = max(self._ids, tournament.id + 1)
+            for record in tournament.current_tables():
+                if record.scores is not None:
+                    continue
+                table = self.lobby.tables.get(record.id)
+                if table is None:
+                    # Its table could not be restored: nobody can finish it.
+                    log.error(
+                        "tournament %d: table %d is gone; its players score nothing",
+                        tournament.id,
+                        record.id,
+                    )
+                    record.scores = [0] * len(record.keys)
+                    continue
+                table.tournament = (tournament.id, record.series)
+                if table.status == "finished" and table.match is not None:
+                    record.scores = list(table.match.scores)
+            if tournament.state in ("playing", "final") and tournament.series_over():
+                self._end_series(tournament)
+            elif tournament.starts_at is not None:
+                remaining = max(0.0, tournament.starts_at - time.time())
+                self._due[tournament.id] = trio.current_time() + remaining
+            log.info(
+                "tournament %d %r restored (%s)", tournament.id, tournament.name, tournament.state
+            )
+        if self.open:
+            self.lobby.commit_soon()
+
+
+def _points(record: SeriesTable) -> list[int]:
+    """The tournament points of each seat of a finished table (none before)."""
+    return [] if record.scores is None else placing_points(record.scores)
