@@ -9,7 +9,8 @@ forgets sessions. To each table it is the :class:`~maumau.server.table.TableHost
 the table reaches the store's commits, the lobby's broadcast and the bots' settings
 only through it.
 
-The lobby message lists the tables with people (connected players or spectators) at
+The lobby message lists the open tournaments (see :mod:`.tournaments`) and the
+tables with people (connected players or spectators) at
 them first; within each part, tables waiting for players first, then running, then
 finished ones; as many as fit in one frame. Changes are coalesced: one broadcast to
 the sessions in the lobby per batch of changes (:meth:`Lobby.lobby_changed`).
@@ -122,7 +123,9 @@ class Lobby:
             key=lambda t: (not t.has_connected_humans(), order[t.status], t.id),
         )
         online = tuple(self.online()[:LOBBY_MAX_ONLINE])
+        tournaments = self.tournament_summaries()
         budget = LOBBY_BUDGET - sum(len(name.encode()) + 3 for name in online)
+        budget -= len(msgpack.packb(tournaments)) if tournaments else 0
         summaries = []
         for table in tables:
             summary = table.summary()
@@ -134,7 +137,7 @@ class Lobby:
             tables=tuple(summaries),
             online=online,
             more=len(tables) - len(summaries),
-            tournaments=self.tournament_summaries(),
+            tournaments=tournaments,
         )
 
     async def _broadcaster(self) -> None:
