@@ -118,7 +118,7 @@ class NewTournamentScreen(AsciiAware, ModalScreen[None]):
                 # NOTE: "3 series of 3 deals each (0 deals: a match to the target)".
                 yield unit(_("series of"))
                 yield field(str(DEFAULT_DEALS), "n-deals", type="integer")
-                yield unit(_("deals each (0: a match to the target)"))
+                yield unit(_("deals each (0: to the target)"))
             with Horizontal(classes="row"):
                 yield key("target")
                 yield field(str(DEFAULT_TARGET["classic"]), "n-target", type="integer")
@@ -132,7 +132,7 @@ class NewTournamentScreen(AsciiAware, ModalScreen[None]):
                 with Vertical(classes="rules"):
                     yield RuleBox(_("A final table"), True, id="n-final")
                     yield RuleBox(_("Late arrivals"), True, id="n-late")
-                    yield RuleBox(_("Bots fill short tables"), False, id="n-bots")
+                    yield RuleBox(_("Bots fill tables"), False, id="n-bots")
             with Horizontal(classes="row"):
                 yield key("start")
                 # NOTE: the start: in a number of minutes, or (field left empty) when
