@@ -9,9 +9,10 @@ posts the answer through the app's own message handling, as the network would.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
 from textual.screen import Screen
 
 from maumau.client import i18n
@@ -43,6 +44,7 @@ from test_client_tournament_data import (
     tournament_lobby,
     tournament_table,
 )
+from test_i18n_pseudo import ALLOWED, WORD, Pseudo, extracted
 
 # --- the view model ---------------------------------------------------------------------
 
@@ -400,3 +402,56 @@ def test_the_header_clock_moves_between_messages() -> None:
 
     shown = drive(app, [], then=later)
     assert "series clock 13:35" in shown.splitlines()[0]
+
+
+# --- every word through the catalogs ---------------------------------------------------------
+
+TOURNAMENT_NAMES = {"Friday", "Cup", "Newbies", "Open", "Hal", "Jon", "Kim", "Ivy", "Table"}
+
+
+@pytest.fixture
+def pseudo_locale() -> Iterator[None]:
+    """The client speaks the pseudo-locale of ``test_i18n_pseudo`` (every message
+    of the code accented), as German."""
+    i18n.use(Pseudo(extracted()), "de")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["tournament", "registering", "dialog", "lobby", "result", "withdraw", "locked"],
+)
+def test_the_tournament_screens_say_every_word_through_the_catalogs(
+    case: str, pseudo_locale: None
+) -> None:
+    cases: dict[str, tuple[Callable[[], Answering], list[str]]] = {
+        "tournament": (lambda: Answering([WELCOME, tournament("Friday")], TournamentScreen), []),
+        "registering": (
+            lambda: Answering(
+                [WELCOME, registering(name="Friday", director="Ann")], TournamentScreen
+            ),
+            [],
+        ),
+        "dialog": (lambda: Answering(tournament_lobby()), ["T", "tab", "tab", "9", "enter"]),
+        "lobby": (lambda: Answering(tournament_lobby()), ["up"]),
+        "result": (
+            lambda: Answering([*tournament_table(), tournament("Friday")], TableScreen),
+            [],
+        ),
+        "withdraw": (
+            lambda: Answering([WELCOME, tournament("Friday")], TournamentScreen),
+            ["r"],
+        ),
+        "locked": (lambda: Answering(tournament_lobby()), ["up", "down", "t", "enter"]),
+    }
+    make, keys = cases[case]
+    text = drive(make(), keys)
+    bare = [
+        line
+        for line in text.splitlines()
+        if any(w not in ALLOWED | TOURNAMENT_NAMES for w in WORD.findall(line))
+    ]
+    assert not bare, "\n".join(bare) + "\n---\n" + text
