@@ -23,6 +23,13 @@ Screens never import the app. They read its state through
 message, :meth:`on_connect_requested` connects, :meth:`on_table_left` goes back to
 the lobby, :meth:`on_replay_requested` opens a replay.
 
+Tournaments: the lobby or the new-tournament dialog say which tournament the player
+asked for (:class:`~maumau.client.screens.messages.TournamentWanted`), and the app
+shows its screen when the server's ``tournament`` message answers (a refusal says
+why instead). While the player follows a tournament every ``tournament`` message
+redraws that screen; a series' ``table`` message takes the player to the table over
+it, and leaving a table while following a tournament comes back to its screen.
+
 The records (leaderboard, history, replays) are screens over the lobby. Their
 answers are folded into the model like everything else, and the app tells each
 records screen that is open to redraw. With ``--replay MATCH`` the app shows only
@@ -62,6 +69,7 @@ from maumau.protocol.messages import (
     StartMatch,
     Stats,
     TableInfo,
+    Tournament,
     View,
     Welcome,
 )
@@ -77,16 +85,27 @@ from .screens.help import LanguageChanged
 from .screens.history import HistoryScreen
 from .screens.leaderboard import LeaderboardScreen
 from .screens.lobby import LobbyScreen
-from .screens.messages import ConnectRequested, ReplayRequested, TableLeft, ToServer
+from .screens.messages import (
+    ConnectRequested,
+    ReplayRequested,
+    TableLeft,
+    ToServer,
+    TournamentClosed,
+    TournamentWanted,
+)
 from .screens.records_base import RecordsScreen
 from .screens.replay import LoneReplayScreen, ReplayScreen
 from .screens.table import TableScreen
+from .screens.tournament import TournamentScreen
 from .widgets.banner import Banner
 from .widgets.too_small import TooSmall, fits
 from .words import error_line
 
 S = TypeVar("S")
 PAUSED_TEXT = N_("Paused: the server cannot save (its disk may be full). Nothing is lost.")
+
+# The requests a ``tournament`` message answers: a refusal of one shows no screen.
+TOURNAMENT_REQUESTS = ("watch_tournament", "create_tournament", "join_tournament")
 
 ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓": "Down"}
 
@@ -125,6 +144,10 @@ class MauMauApp(App[None]):
         self.banner_text: str | None = None  # why the connection is down, while it is
         self.paused_text: str | None = None  # why the table is paused, while it is
         self.model = Model()
+        # A tournament's screen asked for (its id, None: the one being created), shown
+        # when the server's ``tournament`` answers.
+        self.wants_tournament = False
+        self.wanted_tournament: int | None = None
         # Signals that end the app as a quit does, the terminal restored (set by the
         # CLI: SIGTERM, and SIGHUP when the terminal or the SSH connection goes away).
         self.exit_signals: tuple[signal.Signals, ...] = ()
@@ -284,6 +307,17 @@ class MauMauApp(App[None]):
     def on_table_left(self, event: TableLeft) -> None:
         self.model.left_table()
         self.show_lobby()
+        if self.model.tournament is not None:
+            self.show_tournament()  # the player follows one: back to its screen
+
+    def on_tournament_wanted(self, event: TournamentWanted) -> None:
+        self.model.follow(event.password)
+        self.wants_tournament = True
+        self.wanted_tournament = event.tournament
+
+    def on_tournament_closed(self, event: TournamentClosed) -> None:
+        if event.unfollow:
+            self.model.unfollow()
 
     def on_replay_requested(self, event: ReplayRequested) -> None:
         """Replay a match from the history (its summary names the bots)."""
@@ -313,6 +347,9 @@ class MauMauApp(App[None]):
         table = self._find(TableScreen)
         if table is not None:
             table.refresh_model()  # frozen: the moves' keys off, the countdown stopped
+        tournament = self._find(TournamentScreen)
+        if tournament is not None:
+            tournament.refresh_model()  # its keys off while nothing reaches the server
 
     def switch_to_connect(self, message: str) -> None:
         while len(self.screen_stack) > 1:
@@ -352,6 +389,8 @@ class MauMauApp(App[None]):
                 table.refresh_model()
             else:
                 self._show_table(full=True)
+        elif isinstance(message, Tournament):
+            self._tournament_arrived(message)
         elif isinstance(message, (GameEvent, MauDecision)):
             if table is not None:
                 table.add_log(model.log[-1])
@@ -362,16 +401,32 @@ class MauMauApp(App[None]):
             if message.scope == "lobby" and lobby is not None:
                 lobby.refresh_model()
         elif isinstance(message, Error):
+            if message.ref in TOURNAMENT_REQUESTS:
+                self.wants_tournament = False
             if message.ref == "leave_table" or message.code == "not_at_table":
                 model.left_table()
             if not (message.fatal and message.ref == "hello"):  # the connect screen says it
                 self.show_error(error_text(message))
+
+    def _tournament_arrived(self, message: Tournament) -> None:
+        """Redraw the tournament's screen, or show it if the player asked for it."""
+        screen = self._find(TournamentScreen)
+        wanted = self.wants_tournament and self.wanted_tournament in (None, message.id)
+        if wanted:
+            self.wants_tournament = False
+        if screen is not None:
+            screen.refresh_model()
+        elif wanted and self.model.table is None:
+            self.show_tournament()
 
     async def _welcomed(self, message: Welcome) -> None:
         self.set_banner(None)  # (the model is back online: Model.apply)
         table = self._find(TableScreen)
         if table is not None:
             table.refresh_model()
+        tournament = self._find(TournamentScreen)
+        if tournament is not None:
+            tournament.refresh_model()
         if self.connection.welcome(message.resumed):
             self.notify(_("The server forgot your session: back to the lobby."))
         if self.remember and self.connection.host and self.replay_match is None:
@@ -409,6 +464,16 @@ class MauMauApp(App[None]):
             self.pop_screen()
         lobby.refresh_model()
 
+    def show_tournament(self) -> None:
+        """The followed tournament's screen, over the lobby (drawn again if open)."""
+        screen = self._find(TournamentScreen)
+        if screen is not None:
+            screen.refresh_model()
+            return
+        if self._find(LobbyScreen) is None:
+            self.show_lobby()
+        self.push_screen(TournamentScreen())
+
     def _show_table(self, full: bool) -> None:
         screen = self._find(TableScreen)
         if screen is None:
@@ -429,7 +494,7 @@ class MauMauApp(App[None]):
             if isinstance(screen, TableScreen):
                 screen.drop_problem()
                 screen.refresh_model(full=True)
-            elif isinstance(screen, LobbyScreen):
+            elif isinstance(screen, LobbyScreen | TournamentScreen):
                 screen.refresh_model()
             elif isinstance(screen, RecordsScreen):
                 screen.refresh_records()

@@ -12,6 +12,12 @@ replay being watched, which collects ``replay`` pages as they arrive and says wh
 page to ask for next. A refused records request (``no_store`` on a server without a
 database, ``no_such_match``...) is kept, in words, for the screen that asked.
 
+The followed tournament is here too (:class:`~maumau.client.tournament.Following`:
+the latest ``tournament`` message and when it arrived, on :attr:`Model.clock`), and
+the lobby's tournaments (:attr:`Model.tournaments`). Leaving a tournament's screen
+without being registered stops following it (:meth:`Model.unfollow`): an update the
+server sent before it heard that is dropped, until the player follows one again.
+
 The connection's state is here too (``offline``, set by the app when the link drops
 and cleared by the next ``welcome``): while it is down the table is frozen, so no
 move is offered and the turn's countdown stops until the server's next view. The
@@ -21,7 +27,9 @@ in words, from the same legal actions the keys go by.
 
 from __future__ import annotations
 
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,11 +45,13 @@ from maumau.protocol.messages import (
     Replay,
     Stats,
     TableInfo,
+    Tournament,
     View,
     Welcome,
 )
 
 from .i18n import N_, _, ngettext, pgettext
+from .tournament import Following
 from .words import (
     ascii_table,
     card_text,
@@ -148,6 +158,10 @@ class Model:
     replay: ReplayBook | None = None  # the replay being watched
     records_errors: dict[str, str] = field(default_factory=dict)  # request type -> why
     offline: bool = False  # the connection is down: the table is frozen until a welcome
+    tournament: Following | None = None  # the tournament followed, if any
+    dropped_tournament: int | None = None  # stopped following it: its late updates go
+    pending_password: str | None = None  # the password a tournament was asked for with
+    clock: Callable[[], float] = time.monotonic  # when messages arrive (tests hold it)
 
     def apply(self, message: Message) -> bool:
         """Fold ``message`` in; False if it was ignored: about a table we have left, or
@@ -158,6 +172,8 @@ class Model:
             self.offline = False
             self.name = message.name
             self.resume = message.resume
+            if not message.resumed:
+                self.tournament = None  # a new session follows nothing
             if self.replay is not None:
                 self.replay.lost_connection()  # asked on the old connection: ask again
         elif isinstance(message, Lobby):
@@ -173,6 +189,13 @@ class Model:
             self.table = message
         elif isinstance(message, View):
             self._fold_view(message)
+        elif isinstance(message, Tournament):
+            if message.id == self.dropped_tournament:
+                return False
+            password = self.pending_password
+            if self.tournament is not None and self.tournament.id == message.id:
+                password = self.tournament.password or password
+            self.tournament = Following(message, self.clock(), password)
         elif isinstance(message, (GameEvent, MauDecision)):
             return self._fold_line(message)
         elif isinstance(message, ChatLine):
@@ -245,6 +268,30 @@ class Model:
         else:
             written = decision_line(line.seat, line.outcome, line.stamps, names)
         return written or line.text
+
+    # --- tournaments ---------------------------------------------------------------------
+
+    @property
+    def tournaments(self) -> tuple[dict[str, Any], ...]:
+        """The lobby's tournaments (summaries), as the last ``lobby`` listed them."""
+        return self.lobby.tournaments if self.lobby is not None else ()
+
+    def follow(self, password: str | None = None) -> None:
+        """The player asked to follow a tournament (watch, register or create): its
+        updates are welcome again; ``password`` is kept for registering later."""
+        self.dropped_tournament = None
+        self.pending_password = password
+
+    def unfollow(self) -> None:
+        """The player stopped following the tournament (``watch_tournament`` nil)."""
+        if self.tournament is not None:
+            self.dropped_tournament = self.tournament.id
+        self.tournament = None
+
+    @property
+    def at_tournament_table(self) -> bool:
+        """The table shown is a tournament's (no rematch there)."""
+        return self.table is not None and self.table.tournament is not None
 
     @property
     def paused(self) -> bool:

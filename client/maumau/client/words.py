@@ -604,7 +604,10 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
     ),
     "no_such_table": (N_("That table is gone."), []),
     "no_such_seat": (N_("This table has no such seat."), []),
-    "wrong_password": (N_("This table is locked; the password is wrong."), []),
+    "wrong_password": (
+        N_("This table is locked; the password is wrong."),
+        [(("tournament",), N_("This tournament is locked; the password is wrong."))],
+    ),
     "table_full": (N_("Every seat at this table is taken."), []),
     "seat_taken": (N_("That seat is taken."), []),
     "already_seated": (N_("You already sit at this table."), []),
@@ -664,11 +667,41 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
     "catch_self": (N_("You cannot catch yourself."), []),
     "nothing_to_catch": (N_("There is nobody to catch."), []),
     "bad_call": (N_('Say "Mau" or "Mau Mau".'), []),
+    # Tournaments (protocol 6).
+    "no_such_tournament": (
+        N_("That tournament is gone."),
+        [(("tournament",), N_("Tournament {tournament} is gone."))],
+    ),
+    "not_director": (
+        N_("Only the tournament's director can do that."),
+        [(("name",), N_("Only {name}, the tournament's director, can do that."))],
+    ),
+    "registration_closed": (N_("Registration for this tournament is closed."), []),
+    "already_registered": (N_("You are already registered for this tournament."), []),
+    "not_registered": (N_("You are not registered for this tournament."), []),
+    "tournament_full": (
+        N_("This tournament is full."),
+        [(("limit",), N_("This tournament is full ({limit} players)."))],
+    ),
+    "too_many_tournaments": (
+        N_("The server runs as many tournaments as it allows; join one."),
+        [(("count",), N_("The server runs as many tournaments as it allows ({count}); join one."))],
+    ),
+    "too_few_players": (
+        N_("Too few players to start the tournament."),
+        [(("count",), N_("Too few players to start the tournament: at least {count} needed."))],
+    ),
+    "tournament_running": (N_("The tournament is running: that cannot be done now."), []),
+    "tournament_table": (
+        N_("This is a tournament's table: no rematch; the next series seats you."),
+        [],
+    ),
 }
 
 #: ``bad_name`` refuses three names, told apart by ``details.field``.
 _BAD_NAME_BY_FIELD = {
     "create_table.name": N_("A table's name must show something."),
+    "create_tournament.name": N_("A tournament's name must show something."),
     "play.named": N_("That suit or colour belongs to the other game."),
 }
 
@@ -689,7 +722,8 @@ def error_line(code: str, details: Facts | None, message: str) -> str:
         if all(facts.get(key) is not None for key in keys):
             text = template
             break
-    values = {key: facts.get(key) for key in ("field", "name", "limit", "version", "seconds")}
+    keys = ("field", "name", "limit", "version", "seconds", "count", "tournament")
+    values = {key: facts.get(key) for key in keys}
     if isinstance(values["seconds"], float):
         values["seconds"] = f"{values['seconds']:g}"  # 10 s, as the server writes it
     for key in ("card", "top"):

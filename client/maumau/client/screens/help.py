@@ -1,5 +1,6 @@
 """The help dialog: every key of the lobby and the table, how to say Mau and how the
-server decides who said it first, and the table's own settings in words.
+server decides who said it first, how tournaments go, and the table's own settings in
+words.
 
 The keys and rules are the client's own markup; the settings hold the server's
 values, so they are appended as literal text (:func:`help_text`), never read as
@@ -70,12 +71,23 @@ def help_markup() -> str:
   says how much each call or catch counted earlier.
 """
     )
+    tournaments = _(
+        """\
+[b]Tournaments[/b]
+  In the lobby t opens the tournament under the cursor (up from the
+  first table reaches the list), T makes a new one. Register with r;
+  its director starts it with g. Each series seats everyone at once:
+  your table opens by itself, and after its match t goes back to the
+  tournament. Placings earn points; the standings count the points,
+  then the score. From the tournament's screen Enter watches a table.
+"""
+    )
     # NOTE: the language line of the help: "L" is the key, {language} the current one.
     language = _("[b]Language[/b]  L  {language} (press L for the next)").format(
         language=LANGUAGES[i18n.language()]
     )
     heading = _("[b]This table[/b]")
-    return f"{lobby}\n{table}\n{mau}{lag}\n{language}\n\n{heading}\n"
+    return f"{lobby}\n{table}\n{mau}{lag}\n{tournaments}\n{language}\n\n{heading}\n"
 
 
 def help_text(rules: str) -> Text:

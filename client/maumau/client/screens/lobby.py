@@ -5,9 +5,19 @@ Redrawn from the model whenever a ``lobby`` snapshot or a lobby chat line arrive
 cursor and w watches it (a locked table asks for its password first); n opens the
 new-table dialog; s/l and h open the records through the app's actions. Every key
 that needs the server becomes a :class:`~.messages.ToServer` message to the app.
+
+The server's tournaments, when it runs any, are a short list above the tables (the
+chat below gives up two lines, so ten tables stay in sight at 80x24). Up from the
+first table moves into it, down from its last tournament back to the tables; t opens
+the tournament under its cursor (Enter too, in the list): the app asks to follow it
+(``watch_tournament``, after the password of a locked one) and shows its screen when
+the server answers (:class:`~.messages.TournamentWanted`). T opens the
+new-tournament dialog.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -18,19 +28,21 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, RichLog, Static
 
-from maumau.protocol.messages import Chat, JoinTable, ListTables, WatchTable
+from maumau.protocol.messages import Chat, JoinTable, ListTables, WatchTable, WatchTournament
 
 from ..host import Host, host_of
 from ..i18n import N_, _, ngettext, pgettext
 from ..literal import literal
 from ..model import seat_label
+from ..tournament import series_words
 from ..widgets.banner import Banner
 from ..widgets.chat_input import ChatInput
 from ..widgets.key_footer import KeyFooter
 from ..widgets.pick_list import PickList
 from .help import HelpScreen
-from .messages import ToServer
+from .messages import ToServer, TournamentWanted
 from .new_table import NewTableScreen
+from .new_tournament import NewTournamentScreen
 from .password import PasswordScreen
 
 # The other columns and the cells' padding take this much of the width in English
@@ -64,9 +76,40 @@ def extra_cells(mine: str, english: str) -> int:
 
 
 class TableList(PickList):
-    """The lobby's tables: Enter joins the one under the cursor."""
+    """The lobby's tables: Enter joins the one under the cursor; up from the first
+    goes to the tournaments above, when there are any."""
 
     BINDINGS = [Binding("enter", "select_cursor", N_("join"))]
+
+    def action_cursor_up(self) -> None:
+        above = self.screen.query_one(TournamentList)
+        if self.cursor_row <= 0 and above.display and above.row_count:
+            above.focus()
+            return
+        super().action_cursor_up()
+
+
+class TournamentList(PickList):
+    """The lobby's tournaments: Enter opens the one under the cursor; down from the
+    last goes back to the tables."""
+
+    BINDINGS = [Binding("enter", "select_cursor", N_("open"))]
+
+    def action_cursor_down(self) -> None:
+        if self.cursor_row >= self.row_count - 1:
+            self.screen.query_one(TableList).focus()
+            return
+        super().action_cursor_down()
+
+
+def tournament_state(summary: dict[str, Any]) -> str:
+    """A tournament's state as the lobby's list says it, with whether the receiver
+    may register now."""
+    state = series_words(summary["state"], summary["series_no"], summary["series"])
+    if summary["open"]:
+        # NOTE: a tournament's state in the lobby, when registration is open to you.
+        return _("{state}, open").format(state=state)
+    return state
 
 
 class LobbyScreen(Screen[None]):
@@ -76,6 +119,8 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", N_("join")),
         Binding("w", "watch", N_("watch")),
         Binding("n", "new_table", N_("new table")),
+        Binding("t", "tournament", N_("tournament")),
+        Binding("T", "new_tournament", N_("new tournament"), key_display="T", show=False),
         Binding("s", "app.leaderboard", N_("stats")),
         Binding("l", "app.leaderboard", N_("leaderboard"), show=False),
         Binding("h", "app.history", N_("history")),
@@ -88,6 +133,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Banner()
         yield Static("", id="lobby-title", classes="title")
+        yield TournamentList(id="tournaments", cursor_type="row")
         yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="lobby-bottom"):
             yield Static("", id="online")
@@ -108,6 +154,7 @@ class LobbyScreen(Screen[None]):
         self.drawn = True
         self.set_class(self.host.ascii_only, "ascii")
         self.query_one("#lobby-input", Input).display = False
+        self.query_one(TableList).focus()
         self.refresh_model()
 
     def on_resize(self) -> None:
@@ -160,11 +207,51 @@ class LobbyScreen(Screen[None]):
             self.query_one("#online", Static).update(online)
         if lobby is not None and lobby.tables:
             table.move_cursor(row=min(keep, len(lobby.tables) - 1))
+        self._draw_tournaments(width)
         self.refresh_bindings()
         log = self.query_one("#lobby-chat", RichLog)
         log.clear()
         for line in model.lobby_chat:
             log.write(literal(line))
+
+    def _draw_tournaments(self, width: int) -> None:
+        """The tournaments above the tables (hidden while there are none)."""
+        listed = self.host.model.tournaments
+        box = self.query_one(TournamentList)
+        self.set_class(bool(listed), "with-tournaments")
+        # One key more in the footer (t): it draws its keys closer, to keep them all.
+        self.query_one(KeyFooter).compact = bool(listed)
+        headers = [
+            # NOTE: the lobby's tournament list headers: its name, its game, how
+            # many players registered, where it stands, its director.
+            pgettext("tournament column", "tournament"),
+            pgettext("lobby column", "game"),
+            pgettext("tournament column", "players"),
+            pgettext("tournament column", "state"),
+            pgettext("tournament column", "director"),
+        ]
+        if [str(column.label) for column in box.columns.values()] != headers:
+            box.clear(columns=True)
+            for header in headers:
+                box.add_column(header)
+        keep = box.cursor_row
+        box.clear()
+        for summary in listed:
+            name = summary["name"]
+            if summary["locked"]:
+                name = _("{table} (locked)").format(table=name)
+            cells = (
+                name,
+                game_word(summary["variant"]),
+                str(summary["players"]),
+                tournament_state(summary),
+                summary.get("director") or "",
+            )
+            box.add_row(*map(literal, cells), key=str(summary["id"]))
+        if listed:
+            box.move_cursor(row=min(keep, len(listed) - 1))
+        elif box.has_focus:
+            self.query_one(TableList).focus()
 
     def _columns(self, table: DataTable[object]) -> None:
         """Give the table its columns, headed in the current language (again when the
@@ -210,6 +297,8 @@ class LobbyScreen(Screen[None]):
         if action in ("join", "watch"):
             lobby = self.host.model.lobby
             return lobby is not None and bool(lobby.tables)
+        if action == "tournament":
+            return bool(self.host.model.tournaments)
         return True
 
     def _selected(self) -> int | None:
@@ -251,9 +340,43 @@ class LobbyScreen(Screen[None]):
         else:
             go(None)
 
-    @on(DataTable.RowSelected)
+    @on(DataTable.RowSelected, "#tables")
     async def row_selected(self) -> None:
         await self.action_join()
+
+    @on(DataTable.RowSelected, "#tournaments")
+    def tournament_selected(self) -> None:
+        self.action_tournament()
+
+    def action_tournament(self) -> None:
+        """Open the tournament under the cursor of the tournaments' list."""
+        model = self.host.model
+        listed = model.tournaments
+        row = self.query_one(TournamentList).cursor_row
+        if not listed:
+            self.app.notify(_("No tournament yet: press T to make one"))
+            return
+        summary = listed[min(max(row, 0), len(listed) - 1)]
+        tournament = int(summary["id"])
+
+        def go(password: str | None) -> None:
+            self.app.post_message(TournamentWanted(tournament, password))
+            self.app.post_message(ToServer(WatchTournament(tournament, password)))
+
+        following = model.tournament
+        if summary["locked"] and (following is None or following.id != tournament):
+
+            def with_password(password: str | None) -> None:
+                if password:
+                    go(password)
+
+            self.app.push_screen(PasswordScreen(tournament=True), with_password)
+        else:
+            same = following is not None and following.id == tournament
+            go(following.password if following is not None and same else None)
+
+    def action_new_tournament(self) -> None:
+        self.app.push_screen(NewTournamentScreen())
 
     def action_new_table(self) -> None:
         self.app.push_screen(NewTableScreen())

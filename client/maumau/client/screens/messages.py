@@ -1,12 +1,12 @@
 """What screens ask of the app, as Textual messages posted upward.
 
 Screens never import the app. When a key means "send this to the server", "connect
-there", "back to the lobby" or "show that replay", the screen posts one of these to
-``self.app`` and carries on; the app handles them in order (``on_to_server``,
-``on_connect_requested``, ...), on its own message queue, so a move and what follows
-it reach the server in the order the keys were pressed. Posting to the app itself
-rather than bubbling through the screen keeps a message alive when the dialog that
-posted it closes at once (a closed screen drops its queue).
+there", "back to the lobby", "show that replay" or "show that tournament", the
+screen posts one of these to ``self.app`` and carries on; the app handles them in
+order (``on_to_server``, ``on_connect_requested``, ...), on its own message queue, so
+a move and what follows it reach the server in the order the keys were pressed.
+Posting to the app itself rather than bubbling through the screen keeps a message
+alive when the dialog that posted it closes at once (a closed screen drops its queue).
 """
 
 from __future__ import annotations
@@ -46,3 +46,25 @@ class ReplayRequested(TextualMessage):
     def __init__(self, summary: dict[str, Any]) -> None:
         super().__init__()
         self.summary = summary
+
+
+class TournamentWanted(TextualMessage):
+    """The player asked for a tournament's screen: ``tournament`` (its id), or the one
+    being created (None). The request itself (``watch_tournament``,
+    ``create_tournament``) follows as a :class:`ToServer`; the app shows the screen
+    when the server's ``tournament`` answers. ``password``: the one typed for a
+    locked tournament, kept for registering."""
+
+    def __init__(self, tournament: int | None, password: str | None = None) -> None:
+        super().__init__()
+        self.tournament = tournament
+        self.password = password
+
+
+class TournamentClosed(TextualMessage):
+    """The player left the tournament's screen; ``unfollow``: stop following it too
+    (``watch_tournament`` nil is on its way)."""
+
+    def __init__(self, unfollow: bool) -> None:
+        super().__init__()
+        self.unfollow = unfollow

@@ -1,5 +1,5 @@
 """The password dialog: a locked table asks for its password before joining or
-watching.
+watching, and a locked tournament before it is followed.
 
 It says what Enter does (joins, or watches), and refuses an empty password itself,
 in words, instead of sending it to be answered "the password is wrong". It answers
@@ -33,24 +33,31 @@ class WatchPassword(AsciiInput):
 
 
 class PasswordScreen(AsciiAware, ModalScreen[str | None]):
-    """The password of a locked table, to join it (or, ``watch``, to watch it)."""
+    """The password of a locked table, to join it (or, ``watch``, to watch it); or,
+    ``tournament``, of a locked tournament, to follow it."""
 
     BINDINGS = [Binding("escape", "cancel", N_("cancel"), key_display="Esc")]
 
-    def __init__(self, watch: bool = False) -> None:
+    def __init__(self, watch: bool = False, tournament: bool = False) -> None:
         super().__init__()
-        self.watching = watch
+        self.watching = watch or tournament
+        self.tournament = tournament
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="password-dialog"):
-            if self.watching:
+            if self.tournament:
+                yield Label(_("This tournament is locked. Password to follow it:"))
+                yield WatchPassword(password=True, id="password")
+            elif self.watching:
                 yield Label(_("This table is locked. Password to watch it:"))
                 yield WatchPassword(password=True, id="password")
             else:
                 yield Label(_("This table is locked. Password to join it:"))
                 yield JoinPassword(password=True, id="password")
             yield Static("", id="password-problem", classes="error")
-            if self.watching:
+            if self.tournament:
+                yield Static(_("Enter opens it, Esc cancels"), classes="hint")
+            elif self.watching:
                 yield Static(_("Enter watches, Esc cancels"), classes="hint")
             else:
                 yield Static(_("Enter joins, Esc cancels"), classes="hint")
@@ -60,7 +67,9 @@ class PasswordScreen(AsciiAware, ModalScreen[str | None]):
     def done(self, event: Input.Submitted) -> None:
         if not event.value:
             self.query_one("#password-problem", Static).update(
-                _("Type the table's password first (ask its creator), or Esc to go back")
+                _("Type the tournament's password first (ask its director), or Esc to go back")
+                if self.tournament
+                else _("Type the table's password first (ask its creator), or Esc to go back")
             )
             return
         self.dismiss(event.value)

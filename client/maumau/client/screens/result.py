@@ -21,6 +21,8 @@ human player at the table is connected and present.
 It answers True for a rematch; the table screen then tells the server the player is
 ready (or wants a rematch), unless the next round began and closed it first
 (``closed_by_round``). ``q`` leaves a table whose match is over (nothing is lost).
+A tournament's table has no rematch (the next series seats the players): once its
+match is over, ``t`` leaves it and goes back to the tournament's screen instead.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
         Binding("escape", "hide", N_("continue"), show=False),
         Binding("r", "rematch", N_("rematch")),
         Binding("q", "leave", N_("leave")),
+        Binding("t", "back", N_("back to the tournament")),
     ]
 
     def __init__(self, text: Text | None = None, match_over: bool | None = None) -> None:
@@ -107,6 +110,11 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
             return self.match_over
         view = self.model.view
         return view is not None and view.phase == "match_over"
+
+    @property
+    def tournament(self) -> bool:
+        """The table is a tournament's: no rematch, back to the tournament instead."""
+        return self.model.at_tournament_table
 
     @property
     def frozen(self) -> str | None:
@@ -171,6 +179,10 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
         dot = " - " if host_of(self.app).ascii_only else " · "
         # Each key's words are one message; the keys stay as they are in every language.
         leave, close = _("q: leave the table"), _("Enter: close")
+        if self.over and self.tournament:
+            text.append(_("t: back to the tournament"), style="bold")
+            text.append(f"{dot}{close}")
+            return text
         if self.over:
             if self.seated:
                 text.append(_("r: ask for a rematch"), style="bold")
@@ -200,9 +212,11 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":
-            return self.over and self.seated
+            return self.over and self.seated and not self.tournament
         if action == "leave":
-            return self.over
+            return self.over and not self.tournament
+        if action == "back":
+            return self.over and self.tournament
         if action == "ready":
             return self.seated and not self.over
         if action == "close":
@@ -226,3 +240,8 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
         closes this dialog with the table)."""
         self.app.post_message(ToServer(LeaveTable()))
         self.app.post_message(TableLeft())
+
+    def action_back(self) -> None:
+        """Leave the tournament's table whose match is over: the app shows the
+        tournament (it still follows it)."""
+        self.action_leave()

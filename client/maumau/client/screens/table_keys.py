@@ -76,7 +76,12 @@ def key_means_something(model: Model, action: str) -> bool:
         return bool(model.catch_targets())
     if action == "rematch":
         table = model.table
-        return table is not None and table.state == "finished" and table.you is not None
+        return (
+            table is not None
+            and table.state == "finished"
+            and table.you is not None
+            and table.tournament is None
+        )
     if action == "start":
         table = model.table
         return (
@@ -108,6 +113,8 @@ def why_key(model: Model, action: str) -> str | None:
             return text.format(name=table.creator)
         return _("Only the creator, who made the table, starts the match.")
     if action == "rematch":
+        if model.at_tournament_table:
+            return _("A tournament's table has no rematch: the next series seats you.")
         return _("A rematch is asked for once the match is over.")
     if view is None:
         return _("The match has not started yet.")

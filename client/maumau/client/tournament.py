@@ -1,0 +1,220 @@
+"""The tournament the client follows, and the words its screens say about it.
+
+Theory of operation
+-------------------
+A session follows one tournament at a time (``watch_tournament``, or registering
+for or creating one). The server then sends a ``tournament`` message now and on
+every change; :class:`Following` keeps the latest one together with the moment it
+arrived on the client's own monotonic clock. The series clock and the countdown
+to the next start are counted on from that moment between messages, so the screen
+can redraw them every second without asking the server (a new message sets them
+right again). Everything the tournament screen shows is derived here from that one
+message: the state in words, whose line is the player's, which tables belong to
+the series being played, which keys mean something (register, unregister or
+withdraw; the director's go).
+
+Names of players, tournaments and directors are other people's words: the text
+built here is plain ``str``; the screens turn it into widgets' text with
+:func:`~maumau.client.literal.literal` only, never as markup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from maumau.protocol.messages import Tournament
+
+from .i18n import _, ngettext, pgettext
+
+
+def game_words(variant: str) -> str:
+    """The game's short name, as the lobby's lists say it."""
+    return _("Mau Mau") if variant == "classic" else pgettext("game", "American")
+
+
+def mm_ss(seconds: float) -> str:
+    """``12:34`` (minutes may pass 59: ``75:02``); never negative."""
+    whole = max(0, int(seconds))
+    return f"{whole // 60:02d}:{whole % 60:02d}"
+
+
+def series_words(state: str, series_no: int, series: int, final: bool = True) -> str:
+    """Where a tournament stands, in a few words: ``registering``, ``series 2 of 3``,
+    ``break after series 2 of 3``, ``final``, ``finished``."""
+    if state == "registering":
+        return pgettext("tournament state", "registering")
+    if state == "playing":
+        return _("series {number} of {series}").format(number=series_no, series=series)
+    if state == "break":
+        if series_no >= series and final:
+            return _("break before the final")
+        return _("break after series {number} of {series}").format(number=series_no, series=series)
+    if state == "final":
+        return pgettext("tournament state", "final")
+    if state == "finished":
+        return pgettext("tournament state", "finished")
+    return state  # a state this client does not know: as the server says it
+
+
+@dataclass
+class Following:
+    """The followed tournament: its latest ``tournament`` message, when it arrived
+    (``arrived``, on the clock the model reads), and the password it was followed
+    with (a locked tournament asks for it again to register)."""
+
+    info: Tournament
+    arrived: float
+    password: str | None = None
+
+    @property
+    def id(self) -> int:
+        return self.info.id
+
+    # --- the clocks -----------------------------------------------------------------
+
+    def series_clock(self, now: float) -> float | None:
+        """Seconds the current series has run, counted on since the message; None
+        when no series runs."""
+        if self.info.clock is None or self.info.state not in ("playing", "final"):
+            return None
+        return self.info.clock + max(0.0, now - self.arrived)
+
+    def countdown(self, now: float) -> float | None:
+        """Seconds to the next start, counted down since the message; None when the
+        next start waits for the director's go (or a series runs)."""
+        if self.info.starts_in is None or self.info.state not in ("registering", "break"):
+            return None
+        return max(0.0, self.info.starts_in - max(0.0, now - self.arrived))
+
+    # --- the player ---------------------------------------------------------------------
+
+    def me(self) -> dict[str, Any] | None:
+        """The receiver's line of the standings, or None if not registered."""
+        you = self.info.you
+        if you is None or not 0 <= you < len(self.info.standings):
+            return None
+        return self.info.standings[you]
+
+    @property
+    def registered(self) -> bool:
+        """Registered and not withdrawn: the player is seated in coming series."""
+        me = self.me()
+        return me is not None and not me["withdrawn"]
+
+    def my_table(self) -> int | None:
+        me = self.me()
+        return None if me is None else me.get("table")
+
+    def is_director(self, name: str) -> bool:
+        return bool(name) and self.info.director == name
+
+    def registration_open(self) -> bool:
+        """Whether a player may register now (before the start; between series if
+        the director lets late arrivals in)."""
+        state = self.info.state
+        return state == "registering" or (
+            state == "break" and self.info.late_join and self.info.series_no < self.info.series
+        )
+
+    def can_register(self) -> bool:
+        return self.me() is None and self.registration_open()
+
+    def can_unregister(self) -> bool:
+        """Unregister: before the start only."""
+        return self.registered and self.info.state == "registering"
+
+    def can_withdraw(self) -> bool:
+        """Withdraw: once started, until it is over."""
+        return self.registered and self.info.state in ("playing", "break", "final")
+
+    def can_go(self, name: str) -> bool:
+        """The director's go: start now, or start the next series during a break."""
+        return self.is_director(name) and self.info.state in ("registering", "break")
+
+    def keeps_following(self) -> bool:
+        """Whether leaving the screen keeps following (the player still has series to
+        play: their next table will be sent to them)."""
+        return self.registered and self.info.state != "finished"
+
+    # --- the tables ---------------------------------------------------------------------
+
+    def current_tables(self) -> list[dict[str, Any]]:
+        """The tables of the series being played or last played."""
+        number = self.info.series_no
+        return [t for t in self.info.tables if t["series"] == number]
+
+    def players(self) -> int:
+        """How many are registered and not withdrawn."""
+        return sum(1 for line in self.info.standings if not line["withdrawn"])
+
+    # --- words ------------------------------------------------------------------------
+
+    def state_words(self) -> str:
+        info = self.info
+        return series_words(info.state, info.series_no, info.series, info.final)
+
+    def clock_words(self, now: float) -> str:
+        """The clock of the header: the series' time, or when the next start is."""
+        running = self.series_clock(now)
+        if running is not None:
+            # NOTE: how long the series being played has run, minutes:seconds.
+            return _("series clock {time}").format(time=mm_ss(running))
+        state = self.info.state
+        if state == "finished":
+            return ""
+        left = self.countdown(now)
+        if left is not None:
+            if state == "break":
+                return _("next series in {time}").format(time=mm_ss(left))
+            return _("starts in {time}").format(time=mm_ss(left))
+        if state in ("registering", "break"):
+            if self.info.director:
+                return _("waiting for {name}'s go").format(name=self.info.director)
+            return _("waiting for the director's go")
+        return ""
+
+    def length_words(self) -> str:
+        """How long a series is: ``3 deals a series`` or ``to 150 points``."""
+        info = self.info
+        if info.deals is not None:
+            return ngettext("{n} deal a series", "{n} deals a series", info.deals).format(
+                n=info.deals
+            )
+        target = info.settings.get("target_score", "?")
+        return _("each series to {target} points").format(target=target)
+
+    def you_words(self, name: str) -> str:
+        """The line about the player: where they sit, or what they may do."""
+        me = self.me()
+        info = self.info
+        state = info.state
+        if me is None:
+            if self.registration_open():
+                return _("You are not registered: r registers you.")
+            if state == "finished":
+                return _("The tournament is over.")
+            return _("You are following this tournament.")
+        if me["withdrawn"]:
+            return _("You have withdrawn; your results so far stay in the standings.")
+        if state == "registering":
+            return ngettext(
+                "You are registered ({n} player so far). r unregisters you.",
+                "You are registered ({n} players so far). r unregisters you.",
+                self.players(),
+            ).format(n=self.players())
+        if state == "finished":
+            return _("Final standings: you are number {rank} of {n}.").format(
+                rank=me["rank"], n=len(info.standings)
+            )
+        table = me.get("table")
+        if state in ("playing", "final"):
+            if table is not None:
+                return _("You sit at table {table}: Enter or w watches it.").format(table=table)
+            if state == "final":
+                return _("You are not in the final: watch it with Enter.")
+            return _("You have a bye this series.")
+        # A break: the next seating is drawn when the next series starts.
+        if info.series_no >= info.series and info.final:
+            return _("The final's table is drawn when it starts.")
+        return _("Your next table is drawn when the next series starts.")
