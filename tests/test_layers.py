@@ -76,6 +76,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.client.model",
             "maumau.client.render",
             "maumau.client.host",
+            "maumau.client.tournament",
         ],
     ),
     ("client net", ["maumau.client.net", "maumau.client.address"]),

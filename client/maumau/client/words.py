@@ -685,11 +685,11 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
     ),
     "too_many_tournaments": (
         N_("The server runs as many tournaments as it allows; join one."),
-        [(("count",), N_("The server runs as many tournaments as it allows ({count}); join one."))],
+        [(("count",), N_("{count} tournaments are open already; join one."))],
     ),
     "too_few_players": (
         N_("Too few players to start the tournament."),
-        [(("count",), N_("Too few players to start the tournament: at least {count} needed."))],
+        [(("count",), N_("Too few players to start the tournament: {count} to seat, at least 2 needed."))],
     ),
     "tournament_running": (N_("The tournament is running: that cannot be done now."), []),
     "tournament_table": (
