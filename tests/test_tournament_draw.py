@@ -239,6 +239,31 @@ def test_a_later_series_has_the_fewest_repeats_then_keeps_the_standings_together
     assert seating.tables == documented_choice(ranked, seated, sizes, met)
 
 
+def test_nine_players_or_fewer_never_use_up_the_search_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The documented promise that small fields are always seated exactly: with every
+    pair met before (so that every seating has as many repeats and the search cannot
+    cut much), the search never runs out of budget."""
+    ran_out: list[bool] = []
+    run = draw._Search.run
+
+    def watched(self: draw._Search, limit: int) -> list[list[int]] | None:
+        found = run(self, limit)
+        ran_out.append(self.out_of_budget)
+        return found
+
+    monkeypatch.setattr(draw._Search, "run", watched)
+    for players in range(2, 10):
+        field = keys(players)
+        everybody: Met = {frozenset(pair): 1 for pair in itertools.combinations(field, 2)}
+        for size in range(2, 11):
+            for bots in (False, True):
+                seating = later_series(field, size, bots, everybody, {})
+                check_seating(seating, field, size, bots)
+    assert ran_out and not any(ran_out)
+
+
 def test_no_repeat_pairing_whenever_a_seating_without_one_exists_enumerated() -> None:
     """Every set of a few earlier meetings, with a few standings orders: the repeats are
     the fewest brute force finds (so none whenever a seating without any exists)."""
