@@ -304,8 +304,9 @@ class Tournaments:
                 {"count": len(players)},
             )
         if tournament.state == "registering":
+            # The last tie-break: a lot drawn from the seed, apart from the first draw.
             order = [e.key for e in tournament.entries]
-            random.Random(tournament.seed).shuffle(order)
+            random.Random(tournament.seed + 1).shuffle(order)
             tournament.lot = order
         tournament.series_no += 1
         number = tournament.series_no
