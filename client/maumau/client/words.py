@@ -689,7 +689,12 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
     ),
     "too_few_players": (
         N_("Too few players to start the tournament."),
-        [(("count",), N_("Too few players to start the tournament: {count} to seat, at least 2 needed."))],
+        [
+            (
+                ("count",),
+                N_("Too few players to start the tournament: {count} to seat, at least 2 needed."),
+            )
+        ],
     ),
     "tournament_running": (N_("The tournament is running: that cannot be done now."), []),
     "tournament_table": (
