@@ -24,6 +24,7 @@ from maumau.protocol.messages import (
     TableInfo,
     Tournament,
     View,
+    WatchTable,
     WatchTournament,
 )
 from maumau.server.server import Server
@@ -188,6 +189,7 @@ async def test_series_by_standings_then_a_final_then_the_standings_are_kept(
     for tables in by_series.values():
         for table in tables:
             assert table["state"] == "finished"
+            assert table["round"] == 1  # one deal a series: the rounds it had, kept
             assert list(table["points"]) == placing_points(table["scores"])
     # Everyone played both series (six players: two tables of three, no byes).
     for n in (1, 2):
@@ -343,3 +345,42 @@ async def test_a_player_away_at_the_start_has_a_seat_kept_played_by_a_bot_until_
             assert view.seat == mine.you
             players.cancel_scope.cancel()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_player_who_left_their_seat_takes_it_back_by_watching_their_table(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, tournament_break=5.0, bot_delay=0.05, hard_budget=0)
+        clients, tid = await registered(
+            server,
+            nursery,
+            ["Ann", "Bob", "Cid"],
+            series=1,
+            deals=5,
+            settings={"variant": "classic", "seats": 3, **FAST},
+        )
+        await clients[0].send(StartTournament(tid))
+        infos = [await client.wait_for(TableInfo) for client in clients]
+        bob = clients[1]
+        seat = infos[1].you
+        await bob.send(LeaveTable())
+        await bob.wait_for(Lobby)
+        await tournament_of(bob, lambda t: True)
+        table = server.tables[infos[0].id]
+        assert table.seats[seat].session is None and table.seats[seat].away
+        # Watching his own table gives Bob his seat back from the bot.
+        await bob.send(WatchTable(infos[1].id))
+        back = await bob.wait_for(lambda m: isinstance(m, TableInfo) and m.you is not None)
+        assert back.you == seat and not back.seats[seat]["away"]
+        assert table.seat_of(server_session(server, "Bob")) == seat
+        # Anyone else watching it is a spectator, as at any table.
+        zed = await connect(server, nursery, "Zed")
+        await zed.send(WatchTable(infos[1].id))
+        watched = await zed.wait_for(TableInfo)
+        assert watched.you is None and "Zed" in watched.spectators
+        nursery.cancel_scope.cancel()
+
+
+def server_session(server: Server, name: str):
+    return next(s for s in server.sessions.values() if s.name == name)

@@ -114,11 +114,13 @@ class Dispatcher:
             target = self.lobby.find_table(message.table)
             target.check_open()
             target.check_password(message.password)
-            if target is table:
-                raise TableError("already_here", "you are already at this table")
-            self.lobby.leave_current(session, entering=target)
-            target.watch(session, message.password)
-            session.table = target
+            # A tournament's player who left the seat the series gave them takes it back.
+            if not self.tournaments.seat_back(session, target):
+                if target is table:
+                    raise TableError("already_here", "you are already at this table")
+                self.lobby.leave_current(session, entering=target)
+                target.watch(session, message.password)
+                session.table = target
         elif isinstance(message, LeaveTable):
             if table is None:
                 raise TableError("not_at_table", "you are not at a table")

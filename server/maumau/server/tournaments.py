@@ -233,6 +233,25 @@ class Tournaments:
         self._follow(session, tournament)
         self._send(session, tournament)
 
+    def seat_back(self, session: Session, table: Table) -> bool:
+        """Give ``session`` its seat back at ``table`` if the tournament seated it
+        there and it left while the match runs (its seat played by a bot since).
+        Whether it did; if not, the caller treats the request as it would anywhere."""
+        if table.tournament is None or table.status != "playing":
+            return False
+        tournament = self.open.get(table.tournament[0])
+        record = tournament.table_of(table.id) if tournament is not None else None
+        if record is None or session.id not in record.keys:
+            return False
+        seat = table.seats[record.keys.index(session.id)]
+        if seat.bot or seat.session is not None:
+            return False
+        self.lobby.leave_current(session, entering=table)
+        seat.session = session
+        session.table = table
+        table.reconnected(session)  # the seat back from the bot, and the match as it is
+        return True
+
     def after_leaving_table(self, session: Session) -> None:
         """``session`` is back in the lobby (or has just connected): tell it the
         tournament it follows or is registered for."""
@@ -275,6 +294,7 @@ class Tournaments:
         if record is None or record.scores is not None:
             return
         record.scores = list(table.match.scores)
+        record.rounds = table.match.round_no
         log.info(
             "tournament %d: table %d of series %d ends %s",
             tournament.id,
@@ -482,7 +502,13 @@ class Tournaments:
                     "names": tuple(record.names),
                     "bots": tuple(k is None for k in record.keys),
                     "state": state,
-                    "round": live.match.round_no if live is not None and live.match else 0,
+                    "round": (
+                        record.rounds
+                        if record.scores is not None
+                        else live.match.round_no
+                        if live is not None and live.match
+                        else 0
+                    ),
                     "scores": tuple(scores),
                     "points": tuple(_points(record)),
                 }
@@ -701,6 +727,7 @@ class Tournaments:
                 table.tournament = (tournament.id, record.series)
                 if table.status == "finished" and table.match is not None:
                     record.scores = list(table.match.scores)
+                    record.rounds = table.match.round_no
             if tournament.state in ("playing", "final") and tournament.series_over():
                 self._end_series(tournament)
             elif tournament.starts_at is not None:

@@ -42,6 +42,7 @@ class SeriesTable:
     keys: list[str | None]  # the player at each seat; None for a bot
     names: list[str]
     scores: list[int] | None = None  # the match's final scores, once it is over
+    rounds: int = 0  # the rounds its match had, once it is over
 
 
 @dataclass(slots=True)
