@@ -312,6 +312,9 @@ class Tournaments:
     def _start_series(self, tournament: TournamentState, by_director: bool = False) -> None:
         players = [e for e in tournament.active() if e.since <= tournament.next_series()]
         if len(players) < 2 and not (tournament.bots and players):
+            if tournament.state == "break":
+                self._finish(tournament)  # nobody left to play on with
+                return
             if not by_director:
                 # The start time came with too few players: wait for the director.
                 tournament.starts_at = None
