@@ -176,7 +176,7 @@ async def test_kill_9_in_the_middle_of_a_series_brings_everything_back(tmp_path:
         clients, tid = await register(
             port,
             names,
-            deals=5,
+            deals=3,
             final=False,
             # The grace keeps a bot from playing a seat before its player is back.
             settings={"variant": "classic", "seats": 3, **FAST, "reconnect_grace_s": 60},
@@ -195,9 +195,9 @@ async def test_kill_9_in_the_middle_of_a_series_brings_everything_back(tmp_path:
         before_tables = {c.name: c.table for c in clients}
         before = zed.tournament
         assert before is not None and before.state == "playing" and before.series_no >= 1
-        assert all(
-            v is not None and v.phase in ("playing", "round_over") for v in before_views.values()
-        )
+        assert all(v is not None for v in before_views.values())
+        # In the middle of the series: a table may be over, but not every one.
+        assert any(v.phase in ("playing", "round_over") for v in before_views.values())
         tokens = {c.name: c.welcome.resume for c in [*clients, zed]}
         server.send_signal(signal.SIGKILL)
         server.wait(10)

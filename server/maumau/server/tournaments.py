@@ -714,10 +714,12 @@ class Tournaments:
                 continue
             self.open[tournament.id] = tournament
             self._ids = max(self._ids, tournament.id + 1)
-            for record in tournament.current_tables():
-                if record.scores is not None:
-                    continue
+            for record in tournament.tables:
                 table = self.lobby.tables.get(record.id)
+                if table is not None:
+                    table.tournament = (tournament.id, record.series)
+                if record.scores is not None or record.series != tournament.series_no:
+                    continue
                 if table is None:
                     # Its table could not be restored: nobody can finish it.
                     log.error(
@@ -727,7 +729,6 @@ class Tournaments:
                     )
                     record.scores = [0] * len(record.keys)
                     continue
-                table.tournament = (tournament.id, record.series)
                 if table.status == "finished" and table.match is not None:
                     record.scores = list(table.match.scores)
                     record.rounds = table.match.round_no
