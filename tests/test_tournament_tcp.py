@@ -86,11 +86,13 @@ async def register(port: int, names: list[str], **options) -> tuple[list[WireCli
     return clients, made.id
 
 
-async def keep_playing(client: WireClient, seed: int) -> None:
+async def keep_playing(client: WireClient, seed: int, on_current: bool = False) -> None:
+    """Play series after series; ``on_current``: first act on the view already held."""
     rng = random.Random(seed)
     try:
         while True:
-            await play_scripted(client, rng)
+            await play_scripted(client, rng, act_on_current=on_current)
+            on_current = False
     except ServerClosed:
         return
 
@@ -232,7 +234,7 @@ async def test_kill_9_in_the_middle_of_a_series_brings_everything_back(tmp_path:
         # And it plays on to its end.
         async with trio.open_nursery() as nursery:
             for i, client in enumerate(back.values()):
-                nursery.start_soon(keep_playing, client, 10 + i)
+                nursery.start_soon(keep_playing, client, 10 + i, True)
             done = await tournament_of(zed, lambda t: t.state == "finished", timeout=200)
             nursery.cancel_scope.cancel()
         assert done.series_no == 2
