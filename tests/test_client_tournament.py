@@ -37,7 +37,7 @@ from maumau.protocol.messages import (
     WatchTournament,
 )
 from test_ascii import screen_text
-from test_client_snapshots import WELCOME, StillApp
+from test_client_snapshots import WELCOME, StillApp, lobby
 from test_client_tournament_data import (
     registering,
     tournament,
@@ -237,6 +237,19 @@ def test_t_in_the_lobby_follows_the_tournament_and_shows_its_screen() -> None:
     drive(app, ["t"])
     assert app.sent == [WatchTournament(7, None)]
     assert isinstance(app.shown, TournamentScreen)
+
+
+def test_the_lobby_footer_offers_T_where_every_key_still_fits() -> None:
+    for messages in (tournament_lobby(), lobby()):
+        wide = footer(drive(Answering(messages), [], size=(100, 24)))
+        assert "T new tournament" in wide and wide.rstrip().endswith("q quit")
+        # At 80 columns it does not fit beside the other keys, which all stay.
+        usual = footer(drive(Answering(messages), [], size=(80, 24)))
+        assert "T new" not in usual and usual.rstrip().endswith("q quit")
+        assert "T new" not in footer(drive(Answering(messages), [], size=(60, 20)))
+    app = Answering(lobby())
+    drive(app, ["T"])  # the key works wherever it is shown or not
+    assert type(app.shown).__name__ == "NewTournamentScreen"
 
 
 def test_up_from_the_first_table_reaches_the_tournaments_and_enter_opens_one() -> None:
