@@ -18,7 +18,7 @@ from textual.screen import Screen
 from maumau.client import i18n
 from maumau.client.connection import ServerMessage
 from maumau.client.model import Model
-from maumau.client.screens.lobby import LobbyScreen
+from maumau.client.screens.lobby import LobbyScreen, TournamentList
 from maumau.client.screens.result import ResultScreen
 from maumau.client.screens.table import TableScreen
 from maumau.client.screens.table_keys import key_means_something, why_key
@@ -37,7 +37,7 @@ from maumau.protocol.messages import (
     WatchTournament,
 )
 from test_ascii import screen_text
-from test_client_snapshots import WELCOME, StillApp
+from test_client_snapshots import WELCOME, StillApp, lobby
 from test_client_tournament_data import (
     registering,
     tournament,
@@ -104,7 +104,10 @@ def test_the_countdown_counts_down_and_stops_at_zero() -> None:
 def test_where_the_player_sits_is_said_in_words() -> None:
     playing = model_with(WELCOME, tournament()).tournament
     assert playing is not None and playing.my_table() == 12
-    assert playing.you_words("Ann") == "You sit at table 12: Enter or w watches it."
+    # Tables by their labels (table 12 is the second of series 2), never their ids.
+    assert playing.you_words("Ann", seated_at=12) == "You sit at table 2.2."
+    # Not at it (she left it): watching it seats her again.
+    assert playing.you_words("Ann") == "You left table 2.2: Enter takes your seat back."
     assert playing.can_withdraw() and not playing.can_register() and not playing.can_go("Ann")
     bye = model_with(WELCOME, tournament(you=6)).tournament  # Hal: no table this series
     assert bye is not None and bye.you_words("Hal") == "You have a bye this series."
@@ -210,13 +213,43 @@ def footer(text: str) -> str:
 
 
 def test_t_in_the_lobby_follows_the_tournament_and_shows_its_screen() -> None:
+    # Two tournaments: t moves into their list (nothing opened behind the player's
+    # back); t again, or Enter, opens the one under the cursor.
     app = Answering(tournament_lobby())
-    shown = drive(app, ["t"])
+    focused: list[object] = []
+    drive(app, ["t"], then=lambda app: focused.append(app.focused))
+    assert app.sent == []
+    assert isinstance(app.shown, LobbyScreen)
+    assert [type(widget) for widget in focused] == [TournamentList]
+    for keys in (["t", "t"], ["t", "enter"]):
+        app = Answering(tournament_lobby())
+        shown = drive(app, keys)
+        assert app.sent == [WatchTournament(7, None)]
+        assert isinstance(app.shown, TournamentScreen)
+    assert "Friday Cup · Mau Mau · series 2 of 3" in shown
+    assert "You left table 2.2: Enter takes your seat back." in shown
+    assert "r withdraw" in footer(shown) and "Esc lobby" in footer(shown)
+    # One tournament: t opens it.
+    base = tournament_lobby()[1]
+    assert isinstance(base, Lobby)
+    one = Lobby(base.tables, base.online, 0, base.tournaments[:1])
+    app = Answering([WELCOME, one])
+    drive(app, ["t"])
     assert app.sent == [WatchTournament(7, None)]
     assert isinstance(app.shown, TournamentScreen)
-    assert "Friday Cup · Mau Mau · series 2 of 3" in shown
-    assert "You sit at table 12" in shown
-    assert "r withdraw" in footer(shown) and "Esc lobby" in footer(shown)
+
+
+def test_the_lobby_footer_offers_T_where_every_key_still_fits() -> None:
+    for messages in (tournament_lobby(), lobby()):
+        wide = footer(drive(Answering(messages), [], size=(100, 24)))
+        assert "T new tournament" in wide and wide.rstrip().endswith("q quit")
+        # At 80 columns it does not fit beside the other keys, which all stay.
+        usual = footer(drive(Answering(messages), [], size=(80, 24)))
+        assert "T new" not in usual and usual.rstrip().endswith("q quit")
+        assert "T new" not in footer(drive(Answering(messages), [], size=(60, 20)))
+    app = Answering(lobby())
+    drive(app, ["T"])  # the key works wherever it is shown or not
+    assert type(app.shown).__name__ == "NewTournamentScreen"
 
 
 def test_up_from_the_first_table_reaches_the_tournaments_and_enter_opens_one() -> None:
@@ -352,7 +385,7 @@ def test_the_result_of_a_tournament_table_goes_back_to_the_tournament() -> None:
     assert "t back to the tournament" in footer(result)
     assert app.sent == [LeaveTable()]
     assert isinstance(app.shown, TournamentScreen)
-    assert "You sit at table 12" in after
+    assert "You left table 2.2: Enter takes your seat back." in after
 
 
 def test_other_peoples_words_are_shown_as_written() -> None:
@@ -375,7 +408,7 @@ def test_ascii_mode_draws_the_tournament_screen_in_plain_ascii() -> None:
     app.ascii_only = True
     shown = drive(app, [])
     assert shown.isascii(), {c for c in shown if not c.isascii()}
-    assert ">2" in shown and ">12" in shown  # the player's line and table, marked
+    assert ">2 " in shown and ">2.2 " in shown  # the player's line and table, marked
 
 
 def test_the_tournament_screen_speaks_german() -> None:
@@ -384,7 +417,7 @@ def test_the_tournament_screen_speaks_german() -> None:
         shown = drive(Answering([WELCOME, tournament()], TournamentScreen), [])
     finally:
         i18n.set_language("en")
-    assert "Serie 2 von 3" in shown and "Du sitzt an Tisch 12" in shown
+    assert "Serie 2 von 3" in shown and "Du hast Tisch 2.2 verlassen" in shown
     assert "Freilos" in shown and "zurückgezogen" in shown
     assert "r zurückziehen" in footer(shown)
 

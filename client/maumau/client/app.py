@@ -9,7 +9,12 @@ says when the connection is lost or refused
 (:class:`~maumau.client.connection.ConnectionChanged`). :meth:`on_server_message`
 folds each message into the :class:`~maumau.client.model.Model` and tells the
 screens that show it to redraw; it also moves between the lobby and table screens
-when the server says the player sat down or left. A lost connection shows a banner
+when the server says the player sat down or left. When the server moves the player
+to another table (a ``table`` message for another id than the one shown: the next
+series of a tournament), the old table's screen goes with every dialog over it (a
+"Leave this table?" answered there would leave the new table), and so does a
+question left open over the screen the table covers ("Withdraw from the
+tournament?"); the new table gets a screen of its own. A lost connection shows a banner
 on every screen while the connection reconnects, and freezes the table (the model
 is ``offline``: no move is offered, the turn's countdown stops) until the next
 ``welcome`` and the views after it; a refused one goes back to the connect screen
@@ -80,6 +85,7 @@ from .connection import Connection, ConnectionChanged, ServerMessage
 from .i18n import N_, _
 from .literal import clean, literal
 from .model import RECORDS_REQUESTS, Model
+from .screens.confirm import ConfirmScreen
 from .screens.connect import ConnectScreen
 from .screens.help import LanguageChanged
 from .screens.history import HistoryScreen
@@ -476,8 +482,17 @@ class MauMauApp(App[None]):
 
     def _show_table(self, full: bool) -> None:
         screen = self._find(TableScreen)
+        shown = self.model.table.id if self.model.table is not None else None
+        if screen is not None and screen.table_id not in (None, shown):
+            # Another table: the old one's screen goes, with the dialogs over it.
+            while self._find(TableScreen) is not None and len(self.screen_stack) > 1:
+                self.pop_screen()
+            screen = None
         if screen is None:
-            self.push_screen(TableScreen())
+            # A question left open over the screen the table covers is stale too.
+            while isinstance(self.screen, ConfirmScreen) and len(self.screen_stack) > 1:
+                self.pop_screen()
+            self.push_screen(TableScreen(shown))
             return
         screen.refresh_model(full=full)
 

@@ -72,7 +72,9 @@ def card_style(code: str, legal: bool, selected: bool) -> str:
 
 def title(model: Model, ascii_only: bool, width: int = 80) -> Text:
     """The table's title bar: its name, game, round and target, and who I am; the
-    table's part is cut (with an ellipsis) so that the line fits ``width``."""
+    table's part is cut (with an ellipsis) so that the line fits ``width``. A match
+    of so many deals (a tournament's series: ``deals`` in the settings, its target
+    then meaning nothing) says which deal of how many instead of round and target."""
     text = Text(" maumau  ", style="bold")
     table = model.table
     if model.seat is not None:
@@ -84,15 +86,21 @@ def title(model: Model, ascii_only: bool, width: int = 80) -> Text:
         if len(game) + len(table.name) + len(you) + 40 > width:
             game = game_name(model.variant())
         target = table.settings.get("target_score", "?")
+        deals = match_deals(model)
         # Before the first deal there is no round to name: the table waits.
         round_no = model.view.round if model.view else None
         where = (
             _("round {number}").format(number=round_no) if round_no is not None else _("waiting")
         )
+        if deals and round_no is not None:
+            length = _("deal {number} of {deals}").format(number=round_no, deals=deals)
+            where = ""
+        elif deals:
+            length = ngettext("{n} deal", "{n} deals", deals).format(n=deals)
+        else:
+            length = _("to {target}").format(target=target)
         dot = "-" if ascii_only else "·"
-        about = f"{table.name} {dot} {game} {dot} {where} {dot} " + _("to {target}").format(
-            target=target
-        )
+        about = f" {dot} ".join(part for part in (table.name, game, where, length) if part)
         text.append(_fit(about, width - 1 - len(text.plain) - len(you) - 1, ascii_only))
     pad = max(1, width - 1 - len(text.plain) - len(you))
     text.append(" " * pad + you)
@@ -523,16 +531,28 @@ def round_result(model: Model, ascii_only: bool, width: int = 72) -> Text:
     return text
 
 
+def match_deals(model: Model) -> int:
+    """How many deals the match at the table lasts (0: it is played to the target)."""
+    if model.table is None:
+        return 0
+    return max(0, int(number_setting(model.table.settings, "deals", 0)))
+
+
 def score_chart(model: Model, ascii_only: bool, width: int = 72) -> Text:
     """Each player's total after each round, one column a round, and a bar against
     the target. Names are never cut; when the rounds do not all fit in ``width``,
-    the latest are shown and the heading says which are left out."""
+    the latest are shown and the heading says which are left out. A match of so
+    many deals has no target to speak of: the heading says which deal of how many,
+    and the bars measure against the highest score."""
     text = Text()
     if not model.score_history or model.table is None:
         return text
     target = int(number_setting(model.table.settings, "target_score", 150))
+    deals = match_deals(model)
     names = model.names()
     history = model.score_history
+    if deals:
+        target = max(history[-1])
     name_width = max(len(n) for n in names)
     # NOTE: a column of the score chart: round n, as short as can be (2 to 4 letters).
     head = pgettext("score chart", "r{n}")
@@ -545,13 +565,21 @@ def score_chart(model: Model, ascii_only: bool, width: int = 72) -> Text:
     shown = history[-fits:]
     bar_width = max(8, min(20, width - 1 - name_width - 1 - column * len(shown)))
     first = len(history) - len(shown) + 1  # the round of the first column shown
-    if first > 2:
+    if deals and first > 2:
+        heading = _("Scores after each round (deal {number} of {deals}; rounds 1-{last} not shown)")
+    elif deals and first == 2:
+        heading = _("Scores after each round (deal {number} of {deals}; round 1 not shown)")
+    elif deals:
+        heading = _("Scores after each round (deal {number} of {deals})")
+    elif first > 2:
         heading = _("Scores after each round (target {target}; rounds 1-{last} not shown)")
     elif first == 2:
         heading = _("Scores after each round (target {target}; round 1 not shown)")
     else:
         heading = _("Scores after each round (target {target})")
-    text.append(heading.format(target=target, last=first - 1) + "\n")
+    last_round = model.view.last_round if model.view is not None else None
+    number = last_round["round"] if last_round is not None else len(history)
+    text.append(heading.format(target=target, last=first - 1, number=number, deals=deals) + "\n")
     text.append(f" {'':<{name_width}}", style="dim")
     for n in range(first, len(history) + 1):
         text.append(f"{head.format(n=n):>{column}}", style="dim")

@@ -13,6 +13,13 @@ message: the state in words, whose line is the player's, which tables belong to
 the series being played, which keys mean something (register, unregister or
 withdraw; the director's go).
 
+Tables are called by their labels, never by the server's table ids: ``1.2`` is the
+second table of series 1 (in the order of the message's ``tables``), ``final`` the
+final's table (its series is ``series + 1``); the server names the tables the same
+way (``Friday Cup 1.2``, ``Friday Cup final``). A finished table is closed: its
+match is in the history. A player who left their seat at a table still playing gets
+it back by watching that table (the server seats them again).
+
 Names of players, tournaments and directors are other people's words: the text
 built here is plain ``str``; the screens turn it into widgets' text with
 :func:`~maumau.client.literal.literal` only, never as markup.
@@ -139,6 +146,37 @@ class Following:
 
     # --- the tables ---------------------------------------------------------------------
 
+    def table(self, table_id: int | None) -> dict[str, Any] | None:
+        """The tournament's table with this id, if it is one of its tables."""
+        for table in self.info.tables:
+            if table["id"] == table_id:
+                return table
+        return None
+
+    def is_final_table(self, table_id: int | None) -> bool:
+        table = self.table(table_id)
+        return table is not None and table["series"] > self.info.series
+
+    def label(self, table_id: int | None) -> str:
+        """A table as its players call it: ``1.2`` (the second table of series 1) or
+        ``final``; the id itself for a table the message does not list."""
+        table = self.table(table_id)
+        if table is None:
+            return str(table_id)
+        series = table["series"]
+        if series > self.info.series:
+            # NOTE: the final's table, where a tournament's tables are listed by
+            # their numbers (1.2: series 1, its second table).
+            return pgettext("tournament table", "final")
+        same = [t["id"] for t in self.info.tables if t["series"] == series]
+        return f"{series}.{same.index(table_id) + 1}"
+
+    @property
+    def final_next(self) -> bool:
+        """The last series is over and the final comes next (a break before it)."""
+        info = self.info
+        return info.final and info.series_no >= info.series
+
     def current_tables(self) -> list[dict[str, Any]]:
         """The tables of the series being played or last played."""
         number = self.info.series_no
@@ -154,6 +192,20 @@ class Following:
         info = self.info
         return series_words(info.state, info.series_no, info.series, info.final)
 
+    def where_words(self, table_id: int | None) -> str:
+        """Where a player of the standings sits: ``table 1.2``, ``final``."""
+        if self.is_final_table(table_id):
+            return self.label(table_id)
+        return _("table {table}").format(table=self.label(table_id))
+
+    def closed_words(self, table_id: int) -> str:
+        """Why a finished table is not shown, and where its match is."""
+        if self.is_final_table(table_id):
+            return _("The final is over: its match is in the history (h in the lobby).")
+        return _("Table {table} is over: its match is in the history (h in the lobby).").format(
+            table=self.label(table_id)
+        )
+
     def clock_words(self, now: float) -> str:
         """The clock of the header: the series' time, or when the next start is."""
         running = self.series_clock(now)
@@ -165,6 +217,9 @@ class Following:
             return ""
         left = self.countdown(now)
         if left is not None:
+            if state == "break" and self.final_next:
+                # NOTE: the countdown to the final, minutes:seconds.
+                return _("final in {time}").format(time=mm_ss(left))
             if state == "break":
                 return _("next series in {time}").format(time=mm_ss(left))
             return _("starts in {time}").format(time=mm_ss(left))
@@ -184,8 +239,9 @@ class Following:
         target = info.settings.get("target_score", "?")
         return _("each series to {target} points").format(target=target)
 
-    def you_words(self, name: str) -> str:
-        """The line about the player: where they sit, or what they may do."""
+    def you_words(self, name: str, seated_at: int | None = None) -> str:
+        """The line about the player: where they sit, or what they may do.
+        ``seated_at``: the table the player sits at now, if any (the client's)."""
         me = self.me()
         info = self.info
         state = info.state
@@ -210,11 +266,29 @@ class Following:
         table = me.get("table")
         if state in ("playing", "final"):
             if table is not None:
-                return _("You sit at table {table}: Enter or w watches it.").format(table=table)
+                return self._seat_words(table, seated_at)
             if state == "final":
                 return _("You are not in the final: watch it with Enter.")
             return _("You have a bye this series.")
         # A break: the next seating is drawn when the next series starts.
-        if info.series_no >= info.series and info.final:
+        if self.final_next:
             return _("The final's table is drawn when it starts.")
         return _("Your next table is drawn when the next series starts.")
+
+    def _seat_words(self, table_id: int, seated_at: int | None) -> str:
+        """The line about the player's own table: over, left (Enter seats them
+        again), or where they sit."""
+        final = self.is_final_table(table_id)
+        label = self.label(table_id)
+        row = self.table(table_id)
+        if row is not None and row["state"] == "finished":
+            if final:
+                return _("Your final is over.")
+            return _("Your match at table {table} is over.").format(table=label)
+        if seated_at != table_id:
+            if final:
+                return _("You left the final: Enter takes your seat back.")
+            return _("You left table {table}: Enter takes your seat back.").format(table=label)
+        if final:
+            return _("You play in the final.")
+        return _("You sit at table {table}.").format(table=label)

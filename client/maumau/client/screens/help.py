@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .. import config, i18n
-from ..i18n import LANGUAGES, N_, _, pgettext
+from ..i18n import LANGUAGES, N_, _, ngettext, pgettext
 from ..literal import literal
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
@@ -106,12 +106,21 @@ def rules_summary(settings: dict[str, Any]) -> str:
     def on(key: str) -> str:
         return pgettext("setting", "yes") if settings.get(key) else pgettext("setting", "no")
 
+    game = _("Mau Mau") if classic else _("American Mau-Mau")
+    deals = settings.get("deals")
+    if isinstance(deals, int) and not isinstance(deals, bool) and deals > 0:
+        # A match of so many deals (a tournament's series): its target means nothing.
+        length = ngettext(
+            "Game: {game}, {seats} seats, {n} deal",
+            "Game: {game}, {seats} seats, {n} deals",
+            deals,
+        ).format(game=game, seats=settings.get("seats"), n=deals)
+    else:
+        length = _("Game: {game}, {seats} seats, to {target} points").format(
+            game=game, seats=settings.get("seats"), target=settings.get("target_score")
+        )
     lines = [
-        _("Game: {game}, {seats} seats, to {target} points").format(
-            game=_("Mau Mau") if classic else _("American Mau-Mau"),
-            seats=settings.get("seats"),
-            target=settings.get("target_score"),
-        ),
+        length,
         _("Caught without Mau: draw {mau}; false catch: draw {false}").format(
             mau=settings.get("mau_penalty"), false=settings.get("false_catch_penalty")
         ),

@@ -8,11 +8,13 @@ that needs the server becomes a :class:`~.messages.ToServer` message to the app.
 
 The server's tournaments, when it runs any, are a short list above the tables (the
 chat below gives up two lines, so ten tables stay in sight at 80x24). Up from the
-first table moves into it, down from its last tournament back to the tables; t opens
-the tournament under its cursor (Enter too, in the list): the app asks to follow it
-(``watch_tournament``, after the password of a locked one) and shows its screen when
-the server answers (:class:`~.messages.TournamentWanted`). T opens the
-new-tournament dialog.
+first table moves into it, down from its last tournament back to the tables. With
+one tournament t opens it; with several, t moves into the list (unless the cursor is
+already there, when it opens the one under it), and Enter opens. Opening one, the
+app asks to follow it (``watch_tournament``, after the password of a locked one) and
+shows its screen when the server answers (:class:`~.messages.TournamentWanted`).
+T opens the new-tournament dialog; the footer offers it when it fits on the line
+(:meth:`LobbyScreen.footer_width`: drawn compact, every key must stay in sight).
 """
 
 from __future__ import annotations
@@ -120,7 +122,10 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", N_("watch")),
         Binding("n", "new_table", N_("new table")),
         Binding("t", "tournament", N_("tournament")),
-        Binding("T", "new_tournament", N_("new tournament"), key_display="T", show=False),
+        # T in the footer when it fits (the first binding of a key that is not off is
+        # the one the footer shows), else the same key unseen.
+        Binding("T", "new_tournament", N_("new tournament"), key_display="T"),
+        Binding("T", "new_tournament_unseen", N_("new tournament"), show=False),
         Binding("s", "app.leaderboard", N_("stats")),
         Binding("l", "app.leaderboard", N_("leaderboard"), show=False),
         Binding("h", "app.history", N_("history")),
@@ -219,8 +224,9 @@ class LobbyScreen(Screen[None]):
         listed = self.host.model.tournaments
         box = self.query_one(TournamentList)
         self.set_class(bool(listed), "with-tournaments")
-        # One key more in the footer (t): it draws its keys closer, to keep them all.
-        self.query_one(KeyFooter).compact = bool(listed)
+        # One key more in the footer (t, or T where it fits): it draws its keys
+        # closer, to keep them all.
+        self.query_one(KeyFooter).compact = bool(listed) or self.offers_new_tournament()
         headers = [
             # NOTE: the lobby's tournament list headers: its name, its game, how
             # many players registered, where it stands, its director.
@@ -293,12 +299,39 @@ class LobbyScreen(Screen[None]):
         seats = extra_cells(pgettext("lobby column", "seats"), "seats")
         return game + state + seats
 
+    def footer_width(self, new_tournament: bool) -> int:
+        """How many cells the footer's keys take, drawn compact (``key words``, a
+        space between two), with T among them or not."""
+        shown = [
+            binding
+            for binding in self.BINDINGS
+            if isinstance(binding, Binding)
+            and binding.show
+            and binding.action != "new_tournament"
+            and self.check_action(binding.action, ()) is not False
+        ]
+        if new_tournament:
+            shown += [b for b in self.BINDINGS if isinstance(b, Binding) and b.key == "T"][:1]
+        cells = []
+        for binding in shown:
+            words = _(binding.description)
+            if binding.key == "enter":  # the tournaments' list says "open" there
+                words = max(words, _("open"), key=cell_len)
+            cells.append(cell_len(self.app.get_key_display(binding)) + 1 + cell_len(words))
+        return sum(cells) + len(cells) - 1
+
+    def offers_new_tournament(self) -> bool:
+        """Whether T is in the footer: when every key still fits the width with it."""
+        return self.footer_width(True) <= (self.size.width or 80)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("join", "watch"):
             lobby = self.host.model.lobby
             return lobby is not None and bool(lobby.tables)
         if action == "tournament":
             return bool(self.host.model.tournaments)
+        if action == "new_tournament":
+            return self.offers_new_tournament()
         return True
 
     def _selected(self) -> int | None:
@@ -349,12 +382,17 @@ class LobbyScreen(Screen[None]):
         self.action_tournament()
 
     def action_tournament(self) -> None:
-        """Open the tournament under the cursor of the tournaments' list."""
+        """Open the only tournament, or the one under the cursor of the tournaments'
+        list; with several and the cursor elsewhere, move it into the list first."""
         model = self.host.model
         listed = model.tournaments
-        row = self.query_one(TournamentList).cursor_row
+        box = self.query_one(TournamentList)
+        row = box.cursor_row
         if not listed:
             self.app.notify(_("No tournament yet: press T to make one"))
+            return
+        if len(listed) > 1 and not box.has_focus:
+            box.focus()
             return
         summary = listed[min(max(row, 0), len(listed) - 1)]
         tournament = int(summary["id"])
@@ -377,6 +415,9 @@ class LobbyScreen(Screen[None]):
 
     def action_new_tournament(self) -> None:
         self.app.push_screen(NewTournamentScreen())
+
+    def action_new_tournament_unseen(self) -> None:
+        self.action_new_tournament()
 
     def action_new_table(self) -> None:
         self.app.push_screen(NewTableScreen())

@@ -107,8 +107,11 @@ class TableScreen(Screen[None]):
         Binding("q", "leave", N_("leave")),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, table_id: int | None = None) -> None:
+        """``table_id``: the table this screen shows (the model's when mounted, if
+        not given); the app shows another table on a new screen."""
         super().__init__()
+        self.table_id = table_id
         self.cursor = 0
         self.armed: str | None = None
         self.shown: tuple[int, int] = (0, 0)  # (match, round) of the last result shown
@@ -143,6 +146,8 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.drawn = True
+        if self.table_id is None and self.host.model.table is not None:
+            self.table_id = self.host.model.table.id
         self.query_one("#chat-input", Input).display = False
         self.set_class(self.host.ascii_only, "ascii")
         self.refresh_model(full=True)

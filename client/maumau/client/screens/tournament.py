@@ -11,12 +11,15 @@ arrived.
 
 From the top, at 80x24: the header (name, game, state, clock), a line of the
 tournament's settings (director, series length, final, late arrivals), the line
-about the player ("you sit at table 12", "you have a bye this series"), the
+about the player ("you sit at table 2.1", "you have a bye this series"), the
 standings (best first; the player's own line marked with a ``▶`` and in bold, never
 by colour alone; withdrawn and disconnected players said in words), and the tables
-of the series being played, the one the cursor is on watched with Enter or w
-(``watch_table``; the app shows the table, and leaving it comes back here). PgUp and
-PgDn scroll the standings, whatever has the focus.
+of the series being played, each called by its label (``2.1``, ``final``; never the
+server's id), the one the cursor is on watched with Enter or w (``watch_table``;
+the app shows the table, and leaving it comes back here; at the player's own table,
+which they left, the server seats them again). A finished table is closed: Enter
+says its match is in the history instead of asking. PgUp and PgDn scroll the
+standings, whatever has the focus.
 
 Keys that need the server become :class:`~.messages.ToServer` messages: r registers
 (``join_tournament``), unregisters before the start or, once started, withdraws
@@ -76,9 +79,12 @@ class Standings(DataTable[Any], can_focus=False):
     """The standings, best first (scrolled by the screen's PgUp/PgDn)."""
 
 
-def table_state(table: dict[str, Any]) -> str:
-    """A tournament table's state in a few words."""
+def table_state(table: dict[str, Any], deals: int | None = None) -> str:
+    """A tournament table's state in a few words (``deals``: a series' length, when
+    it is so many deals)."""
     state = table["state"]
+    if state == "playing" and deals:
+        return _("deal {number} of {deals}").format(number=table["round"], deals=deals)
     if state == "playing":
         return _("round {round}").format(round=table["round"])
     if state == "waiting":
@@ -90,25 +96,28 @@ def table_state(table: dict[str, Any]) -> str:
 
 def table_players(table: dict[str, Any]) -> str:
     """Who sits at a tournament table, bots marked, each with their score once the
-    match has begun: ``Ann 62  Bob 40  Dan(bot) 12``."""
+    match has begun (always once it is over): ``Ann 62  Bob 40  Dan(bot) 12``."""
     parts = []
     scores = table["scores"]
+    scored = bool(table["round"]) or table["state"] == "finished"
     for i, name in enumerate(table["names"]):
         bot = i < len(table["bots"]) and table["bots"][i]
         shown = _("{name} (bot)").format(name=name).replace(" (", "(") if bot else name
-        if table["round"] and i < len(scores):
+        if scored and i < len(scores):
             shown = f"{shown} {scores[i]}"
         parts.append(shown)
     return "  ".join(parts)
 
 
-def where_words(line: dict[str, Any], state: str) -> str:
-    """Where a player of the standings is now: their table, a bye, or withdrawn."""
+def where_words(line: dict[str, Any], following: Following) -> str:
+    """Where a player of the standings is now: their table (by its label), a bye,
+    or withdrawn."""
     if line["withdrawn"]:
         return pgettext("standings", "withdrawn")
     table = line.get("table")
+    state = following.info.state
     if table is not None:
-        return _("table {table}").format(table=table)
+        return following.where_words(table)
     if state == "playing":
         return pgettext("standings", "bye")
     return ""
@@ -180,10 +189,18 @@ class TournamentScreen(Screen[None]):
             you.update("")
         else:
             about.update(literal(plain(self._about(following), self.host.ascii_only)))
-            you.update(literal(following.you_words(self.host.model.name), style="bold"))
+            words = following.you_words(self.host.model.name, self._seated_at())
+            you.update(literal(words, style="bold"))
         self._draw_standings(following)
         self._draw_tables(following)
         self.refresh_bindings()
+
+    def _seated_at(self) -> int | None:
+        """The table the player sits at now, if any."""
+        model = self.host.model
+        if model.table is None or model.seat is None:
+            return None
+        return model.table.id
 
     def _draw_title(self) -> None:
         if not self.is_mounted:
@@ -261,7 +278,6 @@ class TournamentScreen(Screen[None]):
             return
         mark = ">" if self.host.ascii_only else "▶"
         you = following.info.you
-        state = following.info.state
         for index, line in enumerate(following.info.standings):
             mine = index == you
             name = line["name"]
@@ -275,7 +291,7 @@ class TournamentScreen(Screen[None]):
                 str(line["score"]),
                 str(line["firsts"]),
                 str(line["byes"]),
-                where_words(line, state),
+                where_words(line, following),
             )
             table.add_row(*(self._cell(i, cell, style) for i, cell in enumerate(cells)))
 
@@ -315,9 +331,9 @@ class TournamentScreen(Screen[None]):
             players = table_players(row)
             if cell_len(players) > room:
                 players = players[: room - len(cut)] + cut
-            number = f"{mark if row['id'] == mine else ' '}{row['id']}"
+            number = f"{mark if row['id'] == mine else ' '}{following.label(row['id'])}"
             style = "bold" if row["id"] == mine else ""
-            cells = (number, players, table_state(row))
+            cells = (number, players, table_state(row, following.info.deals))
             table.add_row(*(literal(cell, style) for cell in cells), key=str(row["id"]))
         ids = [row["id"] for row in tables]
         if (following.info.series_no, mine) != self.placed and mine in ids:
@@ -348,7 +364,7 @@ class TournamentScreen(Screen[None]):
             return bool(following.current_tables())
         return True
 
-    def _selected_table(self) -> int | None:
+    def _selected_table(self) -> dict[str, Any] | None:
         following = self.following
         if following is None:
             return None
@@ -356,13 +372,20 @@ class TournamentScreen(Screen[None]):
         row = self.query_one(SeriesTables).cursor_row
         if not tables or not 0 <= row < len(tables):
             return None
-        return int(tables[row]["id"])
+        return tables[row]
 
     def action_watch(self) -> None:
-        table_id = self._selected_table()
+        """Watch the table under the cursor (the player's own, which they left: the
+        server seats them again); a finished table is closed: say where its match is."""
+        table = self._selected_table()
         following = self.following
-        if table_id is not None and following is not None:
-            self.app.post_message(ToServer(WatchTable(table_id, following.password)))
+        if table is None or following is None:
+            return
+        table_id = int(table["id"])
+        if table["state"] == "finished":
+            self.app.notify(following.closed_words(table_id), timeout=6)
+            return
+        self.app.post_message(ToServer(WatchTable(table_id, following.password)))
 
     @on(DataTable.RowSelected, "#series-tables")
     def row_selected(self) -> None:
