@@ -384,3 +384,19 @@ async def test_a_player_who_left_their_seat_takes_it_back_by_watching_their_tabl
 
 def server_session(server: Server, name: str):
     return next(s for s in server.sessions.values() if s.name == name)
+
+
+async def test_a_start_time_that_comes_while_the_store_cannot_save_waits_for_it(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, tournament_break=5.0, bot_delay=0.05, hard_budget=0)
+        clients, tid = await registered(server, nursery, ["Ann", "Bob"], starts_in=10)
+        server.outbox.holding = True  # as when a commit has failed: play is paused
+        await trio.sleep(30)
+        assert server.tournaments.open[tid].state == "registering"
+        assert not any(t.tournament for t in server.tables.values())
+        server.outbox.holding = False  # it saves again: the start that was due comes
+        await trio.sleep(3)
+        assert server.tournaments.open[tid].series_no == 1
+        nursery.cancel_scope.cancel()

@@ -614,7 +614,14 @@ class Tournaments:
         last_refresh = trio.current_time()
         while True:
             now = trio.current_time()
-            for tournament_id, due in sorted(self._due.items(), key=lambda item: item[1]):
+            # While the store cannot save, no series starts (play is paused; see
+            # maumau.server.saving): a due start waits until it saves again.
+            due_now = (
+                []
+                if self.lobby.saver.cannot_save
+                else sorted(self._due.items(), key=lambda item: item[1])
+            )
+            for tournament_id, due in due_now:
                 if due <= now and tournament_id in self.open:
                     tournament = self.open[tournament_id]
                     self._due.pop(tournament_id, None)
