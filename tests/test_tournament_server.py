@@ -391,7 +391,7 @@ async def test_a_start_time_that_comes_while_the_store_cannot_save_waits_for_it(
 ) -> None:
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery, tournament_break=5.0, bot_delay=0.05, hard_budget=0)
-        clients, tid = await registered(server, nursery, ["Ann", "Bob"], starts_in=10)
+        _, tid = await registered(server, nursery, ["Ann", "Bob"], starts_in=10)
         server.outbox.holding = True  # as when a commit has failed: play is paused
         await trio.sleep(30)
         assert server.tournaments.open[tid].state == "registering"
