@@ -255,3 +255,27 @@ def test_views_never_show_other_hands_or_the_stock(config: Settings, seed: int) 
         assert seen.hand_counts == tuple(len(h) for h in state.hands)
     assert view(state, None).hand is None
     assert view(state, None).legal == ()
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    config=table_settings(target=100_000),
+    deals=st.integers(1, 3),
+    seed=st.integers(0, 2**32),
+    policy=st.integers(0, 2**32),
+)
+def test_a_match_of_a_number_of_deals_ends_after_them_and_the_highest_score_wins(
+    config: Settings, deals: int, seed: int, policy: int
+) -> None:
+    config = Settings.from_dict({**config.to_dict(), "deals": deals})
+    state, _log = play_match(config, seed, policy, check_every=10_000)
+    assert state.phase == "match_over" and state.round_no == deals
+    best = max(state.scores)
+    assert state.scores[state.winner] == best
+    last = state.last_round
+    assert last is not None
+    # Of several with the best score (rare here: a deal scores for its winner only):
+    # the last deal's winner if among them, else the
+    # lowest seat.
+    tied = [seat for seat, score in enumerate(state.scores) if score == best]
+    assert state.winner == (last.winner if last.winner in tied else tied[0])
