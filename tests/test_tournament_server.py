@@ -400,3 +400,19 @@ async def test_a_start_time_that_comes_while_the_store_cannot_save_waits_for_it(
         await trio.sleep(3)
         assert server.tournaments.open[tid].series_no == 1
         nursery.cancel_scope.cancel()
+
+
+async def test_what_a_tournament_tells_is_held_back_while_the_store_cannot_save(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery)
+        ann = await connect(server, nursery, "Ann")
+        await ann.send(create())
+        made = await tournament_of(ann)
+        session = server_session(server, "Ann")
+        assert session.link is not None and not session.link.held
+        server.outbox.holding = True  # a commit failed: nothing unsaved may be told
+        server.tournaments._send(session, server.tournaments.open[made.id])
+        assert len(session.link.held) == 1
+        nursery.cancel_scope.cancel()

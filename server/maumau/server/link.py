@@ -33,7 +33,15 @@ from collections.abc import Callable
 import trio
 
 from maumau.protocol.codec import Connection, LocalProtocolError, encode_frame
-from maumau.protocol.messages import Error, GameEvent, MauDecision, Message, TableInfo, View
+from maumau.protocol.messages import (
+    Error,
+    GameEvent,
+    MauDecision,
+    Message,
+    TableInfo,
+    Tournament,
+    View,
+)
 
 log = logging.getLogger("maumau.server")
 
@@ -41,8 +49,11 @@ FLUSH_INTERVAL = 0.002  # seconds: at most one commit-and-write round per interv
 WRITEV_MAX = 512  # buffers in one writev (the system allows at least 1024)
 MAX_BACKLOG = 1 << 20  # bytes waiting for one connection before it is dropped
 MAX_VIOLATIONS = 20
-# Frames that tell of a table's state: held back while the store cannot save.
-TABLE_STATE: frozenset[type[Message]] = frozenset({TableInfo, View, GameEvent, MauDecision})
+# What is held back while the store cannot save: what tells of tables' matches, and of
+# tournaments (their registrations and results are saved with the same commits).
+TABLE_STATE: frozenset[type[Message]] = frozenset(
+    {TableInfo, View, GameEvent, MauDecision, Tournament}
+)
 
 
 class Outbox:
