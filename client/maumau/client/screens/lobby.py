@@ -40,7 +40,7 @@ from ..tournament import series_words
 from ..widgets.banner import Banner
 from ..widgets.chat_input import ChatInput
 from ..widgets.key_footer import KeyFooter
-from ..widgets.pick_list import PickList
+from ..widgets.pick_list import PickList, set_columns
 from .help import HelpScreen
 from .messages import ToServer, TournamentWanted
 from .new_table import NewTableScreen
@@ -236,10 +236,7 @@ class LobbyScreen(Screen[None]):
             pgettext("tournament column", "state"),
             pgettext("tournament column", "director"),
         ]
-        if [str(column.label) for column in box.columns.values()] != headers:
-            box.clear(columns=True)
-            for header in headers:
-                box.add_column(header)
+        set_columns(box, headers)
         keep = box.cursor_row
         box.clear()
         for summary in listed:

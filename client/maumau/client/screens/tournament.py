@@ -60,7 +60,7 @@ from ..model import plain
 from ..tournament import Following, game_words
 from ..widgets.banner import Banner
 from ..widgets.key_footer import KeyFooter
-from ..widgets.pick_list import PickList
+from ..widgets.pick_list import PickList, set_columns
 from .confirm import ConfirmScreen
 from .help import HelpScreen, rules_summary
 from .messages import ToServer, TournamentClosed
@@ -269,10 +269,7 @@ class TournamentScreen(Screen[None]):
             pgettext("standings column", "byes"),
             pgettext("standings column", "now"),
         ]
-        if [str(column.label) for column in table.columns.values()] != headers:
-            table.clear(columns=True)
-            for header in headers:
-                table.add_column(header)
+        set_columns(table, headers)
         table.clear()
         if following is None:
             return
@@ -312,10 +309,7 @@ class TournamentScreen(Screen[None]):
             pgettext("series column", "players"),
             pgettext("series column", "state"),
         ]
-        if [str(column.label) for column in table.columns.values()] != headers:
-            table.clear(columns=True)
-            for header in headers:
-                table.add_column(header)
+        set_columns(table, headers)
         keep = table.cursor_row
         table.clear()
         if following is None:

@@ -16,3 +16,12 @@ class PickList(DataTable[Any]):
         if action == "select_cursor":
             return self.row_count > 0
         return True
+
+
+def set_columns(table: DataTable[Any], headers: list[str]) -> None:
+    """Give ``table`` these column headers, unless it has them already (the rows are
+    the caller's; changing the columns clears them)."""
+    if [str(column.label) for column in table.columns.values()] != headers:
+        table.clear(columns=True)
+        for header in headers:
+            table.add_column(header)
