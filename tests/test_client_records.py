@@ -377,5 +377,5 @@ async def test_bot_levels_reach_the_table_and_the_lobby(records_server: tuple[in
         await until(pilot, lambda: app.model.table is not None)
         await pilot.pause(0.1)
         assert [s.get("level") for s in app.model.table.seats] == [None, None, "hard", "easy"]
-        assert "Ada (hard)" in text_of(app, "#opponents")
-        assert "Bert (easy)" in text_of(app, "#opponents")
+        assert "Ada* (hard)" in text_of(app, "#opponents")
+        assert "Bert* (easy)" in text_of(app, "#opponents")

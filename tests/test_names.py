@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from maumau.server import names
 from maumau.server.names import chat_problem, name_problem, skeleton
 
-BOTS = ("Ada", "Bert", "Cleo", "Dan", "Edda", "Finn", "Greta", "Hugo", "Ines", "Jo")
+# A list of reserved names (the bots' names were reserved so, before they got their "*").
+RESERVED = ("Ada", "Bert", "Cleo", "Dan", "Edda", "Finn", "Greta", "Hugo", "Ines", "Jo")
 
 # Characters that exercise every path: look-alikes in several scripts and cases,
 # compatibility forms, case-folding oddities, invisible and blank characters, marks.
@@ -143,7 +144,7 @@ REAL_NAMES = (
 
 def test_real_names_are_accepted_and_stay_distinct() -> None:
     for name in REAL_NAMES:
-        assert name_problem(name, BOTS) is None, name
+        assert name_problem(name, RESERVED) is None, name
     keys = [skeleton(name) for name in REAL_NAMES]
     assert len(set(keys)) == len(keys)
 
@@ -319,8 +320,8 @@ def test_joiners_and_selectors_after_a_visible_character_are_fine() -> None:
         ("J0", "Jo"),
     ],
 )
-def test_bot_names_and_their_look_alikes_are_refused(name: str, bot: str) -> None:
-    problem = name_problem(name, BOTS)
+def test_reserved_names_and_their_look_alikes_are_refused(name: str, bot: str) -> None:
+    problem = name_problem(name, RESERVED)
     assert problem is not None
     if name == bot:
         assert problem == f"{bot} is a reserved name"
@@ -328,9 +329,9 @@ def test_bot_names_and_their_look_alikes_are_refused(name: str, bot: str) -> Non
         assert problem == f"the name looks like {bot}, a reserved name"
 
 
-def test_names_near_bots_but_not_alike_are_fine() -> None:
+def test_names_near_reserved_ones_but_not_alike_are_fine() -> None:
     for name in ("Adam", "Bertha", "Cleon", "Dana", "Eddie", "Fin", "Gret", "Hugh", "Inez"):
-        assert name_problem(name, BOTS) is None, name
+        assert name_problem(name, RESERVED) is None, name
 
 
 def test_reserved_names_are_compared_by_skeleton_both_ways() -> None:
@@ -353,7 +354,7 @@ def test_name_problem_never_raises(name: str, reserved: list[str]) -> None:
 def test_a_name_refused_for_visibility_is_refused_whatever_is_reserved(name: str) -> None:
     problem = name_problem(name)
     if problem is not None:
-        assert name_problem(name, BOTS) == problem
+        assert name_problem(name, RESERVED) == problem
 
 
 # --- chat -----------------------------------------------------------------------------
@@ -400,3 +401,32 @@ def test_chat_that_shows_nothing_or_buries_a_letter_is_refused(line: str, reason
 def test_chat_is_not_held_to_the_name_rules() -> None:
     assert chat_problem("\u0301 leading accent") is None
     assert chat_problem("two\u3000words\u2800and a filler\u3164") is None
+
+
+def test_the_bots_names_are_free_for_people_and_the_bots_mark_is_not() -> None:
+    from maumau.server.bots import BOT_MARK, BOT_NAMES
+
+    for bot in BOT_NAMES:
+        assert bot.endswith(BOT_MARK)
+        assert name_problem(bot) is not None, bot
+        person = bot.removesuffix(BOT_MARK)
+        assert name_problem(person) is None, person
+        assert skeleton(person) != skeleton(bot)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ada*",
+        "*Zoe*",
+        "Jo\u204e",
+        "Ada\u2217",
+        "Zoe\uff0a",
+        "Kim\u2731",
+        "Ann\u066d",
+        "Al\U0001f7b6",
+    ],
+)
+def test_no_name_may_hold_an_asterisk_or_a_look_alike_of_one(name: str) -> None:
+    problem = name_problem(name)
+    assert problem is not None and "asterisk" in problem and "bots" in problem

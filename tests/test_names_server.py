@@ -80,8 +80,8 @@ async def test_a_look_alike_of_a_player_online_is_refused(nursery, autojump_cloc
 @pytest.mark.parametrize(
     ("name", "why"),
     [
-        ("Ada", "Ada"),
-        ("\u0410da", "Ada"),  # a Cyrillic А
+        ("Ada*", "asterisk"),  # a bot's name
+        ("\u0410da\u204e", "asterisk"),  # a Cyrillic А and a low asterisk
         ("\u3164", "shows nothing"),
         ("\u2800", "shows nothing"),
         ("\u2800\u2800\u2800", "shows nothing"),

@@ -57,7 +57,7 @@ async def test_finished_match_is_listed_ranked_and_replayable(
 
     await ann.send(ListMatches())
     (summary,) = (await ann.wait_for(Matches)).matches
-    assert summary["names"] == ("Ann", "Ada") and summary["bots"] == (False, True)
+    assert summary["names"] == ("Ann", "Ada*") and summary["bots"] == (False, True)
     assert summary["scores"] == final.scores and summary["winner"] == final.winner
     assert summary["rounds"] == final.round
 

@@ -79,8 +79,15 @@ __all__ = [
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
-# The names bots take at a table, in this order; no player may take one of them.
-BOT_NAMES = ["Ada", "Bert", "Cleo", "Dan", "Edda", "Finn", "Greta", "Hugo", "Ines", "Jo"]
+BOT_MARK = "*"
+"""Ends the name of every bot. No player's name may hold it (nor any asterisk: see
+:func:`maumau.server.names.name_problem`), so a bot's name never collides with a
+person's, and every name people have (Ada, Jo) is free for them."""
+# The names bots take at a table, in this order.
+BOT_NAMES = [
+    f"{name}{BOT_MARK}"
+    for name in ("Ada", "Bert", "Cleo", "Dan", "Edda", "Finn", "Greta", "Hugo", "Ines", "Jo")
+]
 MIN_REACTION_S = 0.3
 """No bot ever catches or calls faster than this after a play."""
 

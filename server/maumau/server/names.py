@@ -116,6 +116,19 @@ MAX_ACCENTS = 2
 MAX_MARKS = 4
 """Most non-spacing or enclosing marks of any kind one letter may carry."""
 
+# Every character Unicode names an asterisk (as of Unicode 14; the tag one, which shows
+# nothing, aside): bots' names end with "*" (maumau.server.bots.BOT_MARK), so a
+# person's name may hold none of them, nor a look-alike of "*" (by the skeleton).
+ASTERISKS: frozenset[int] = frozenset(
+    {0x2A, 0x359, 0x66D, 0x204E, 0x2051, 0x20F0, 0x2217, 0x229B, 0x29C6, 0x2A6E, 0xA673}
+    | {0xFE61, 0xFF0A, 0x1031F, 0x122EC, 0x12394}
+    | set(range(0x2722, 0x2726))
+    | set(range(0x2731, 0x2734))
+    | set(range(0x273A, 0x273E))
+    | {0x2743, 0x2749, 0x274A, 0x274B}
+    | set(range(0x1F7AF, 0x1F7C0))
+)
+
 # Default_Ignorable_Code_Point, from Unicode's DerivedCoreProperties.txt
 # (https://www.unicode.org/Public/UCD/latest/ucd/DerivedCoreProperties.txt), as of
 # Unicode 14, the version of Python 3.11's unicodedata, which lacks this property.
@@ -360,13 +373,18 @@ def name_problem(name: str, reserved: Iterable[str] = ()) -> str | None:
     Refused: names that show nothing (only blank or invisible characters), only
     accents, too many accents on one letter, a leading accent, an invisible character
     other than the joiners and selectors that shape the character before them, a blank
-    other than the plain space, and names with the same :func:`skeleton` as one of
-    ``reserved`` (the bots' names, say). Never raises, whatever the text.
+    other than the plain space, an asterisk or a look-alike of one (:data:`ASTERISKS`:
+    the mark of the bots' names), and names with the same :func:`skeleton` as one of
+    ``reserved``. Never raises, whatever the text.
     """
     problem = _visibility(name, "name", strict=True)
     if problem is not None:
         return problem
     key = skeleton(name)
+    star = next((c for c in name if ord(c) in ASTERISKS), "*" if "*" in key else None)
+    if star is not None:
+        shown = "*" if star == "*" else f"{star} ({_show(star)})"
+        return f"a name may not hold an asterisk, {shown}: it marks the server's bots"
     for other in reserved:
         if skeleton(other) == key:
             if other == name:

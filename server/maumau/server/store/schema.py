@@ -7,11 +7,19 @@ and one of a newer (or unknown) version is refused."""
 
 from __future__ import annotations
 
+import json
+import logging
 import sqlite3
+from typing import Any
 
+from .encoding import dumps
 from .errors import StoreError
 
-SCHEMA_VERSION = 4
+log = logging.getLogger("maumau.server.store")
+
+SCHEMA_VERSION = 5
+
+BOT_MARK = "*"  # ends every bot's name from schema 5 on (maumau.server.bots.BOT_MARK)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -107,10 +115,13 @@ def upgrade(db: sqlite3.Connection, path: str, version: str) -> None:
     1's journal rows, those of running matches too, stay where they are. Version 3
     added ``tables.creator_session``: tables of older databases have none (their
     creator is then found among the seated players; see :meth:`Table.restore`).
-    Version 4 only added ``tournaments`` (created by the schema script)."""
+    Version 4 only added ``tournaments`` (created by the schema script). Version 5
+    marks every bot's name with ``*`` (``Ada`` became ``Ada*``, so that people may be
+    called Ada): in the seats of every table, the names of every match and result,
+    and the tables of every tournament (:func:`_mark_bots`)."""
     if version == str(SCHEMA_VERSION):
         return
-    if version not in ("1", "2", "3"):
+    if version not in ("1", "2", "3", "4"):
         raise StoreError(
             f"{path} has database schema {version}; this server knows {SCHEMA_VERSION}"
         )
@@ -119,4 +130,55 @@ def upgrade(db: sqlite3.Connection, path: str, version: str) -> None:
         db.execute("BEGIN")
         if "creator_session" not in columns:
             db.execute("ALTER TABLE tables ADD COLUMN creator_session TEXT")
+        _mark_bots(db)
         db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+    log.info("%s upgraded from database schema %s to %s", path, version, SCHEMA_VERSION)
+
+
+def marked(name: str) -> str:
+    """A bot's name as schema 5 writes it: with the bots' mark at its end."""
+    return name if name.endswith(BOT_MARK) else name + BOT_MARK
+
+
+def _mark_bots(db: sqlite3.Connection) -> None:
+    """Rename every bot of an older database as bots are named now (``Ada*``). A row
+    whose JSON cannot be read is left as it is (the start reports it as damaged)."""
+
+    def load(text: str) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError):
+            return None
+
+    for table_id, text in db.execute("SELECT id, seats FROM tables").fetchall():
+        seats = load(text)
+        if isinstance(seats, list):
+            for seat in seats:
+                if isinstance(seat, dict) and seat.get("bot") and isinstance(seat.get("name"), str):
+                    seat["name"] = marked(seat["name"])
+            db.execute("UPDATE tables SET seats=? WHERE id=?", (dumps(seats), table_id))
+    rows = db.execute("SELECT id, names, bots FROM matches").fetchall()
+    for match_id, names_text, bots_text in rows:
+        names, bots = load(names_text), load(bots_text)
+        if isinstance(names, list) and isinstance(bots, list):
+            renamed = [
+                marked(n) if i < len(bots) and bots[i] and isinstance(n, str) else n
+                for i, n in enumerate(names)
+            ]
+            db.execute("UPDATE matches SET names=? WHERE id=?", (dumps(renamed), match_id))
+    db.execute(
+        "UPDATE results SET name = name || ? WHERE bot AND substr(name, -1) != ?",
+        (BOT_MARK, BOT_MARK),
+    )
+    for tournament_id, text in db.execute("SELECT id, data FROM tournaments").fetchall():
+        data = load(text)
+        if not isinstance(data, dict) or not isinstance(data.get("tables"), list):
+            continue
+        for table in data["tables"]:
+            keys, names = table.get("keys"), table.get("names")
+            if isinstance(keys, list) and isinstance(names, list):
+                table["names"] = [
+                    marked(n) if i < len(keys) and keys[i] is None and isinstance(n, str) else n
+                    for i, n in enumerate(names)
+                ]
+        db.execute("UPDATE tournaments SET data=? WHERE id=?", (dumps(data), tournament_id))
