@@ -30,6 +30,7 @@ from maumau.protocol.codec import (
 from maumau.protocol.messages import (
     MESSAGE_TYPES,
     PROTOCOL_VERSION,
+    Back,
     Bye,
     CatchPlayer,
     ChallengeCard,
@@ -55,6 +56,7 @@ from maumau.protocol.messages import (
     MauDecision,
     Message,
     PassTurn,
+    Pause,
     Ping,
     PlayCard,
     Pong,
@@ -130,6 +132,8 @@ EXAMPLES: dict[str, Message] = {
         Ready(ready=True),
         StartMatch(),
         Rematch(),
+        Back(),
+        Pause(paused=True),
         Chat(scope="table", text="Mau! gg 🂱"),
         PlayCard(card="JH", named="S", call="mau"),
         DrawCard(),
@@ -137,10 +141,10 @@ EXAMPLES: dict[str, Message] = {
         ChallengeCard(),
         SayMau(call="maumau", reaction_ms=312.5, clock_ms=86_400_500.0),
         CatchPlayer(target=2, reaction_ms=0.0, clock_ms=0.0),
-        GetStats(limit=10),
+        GetStats(limit=10, variant="american"),
         ListMatches(limit=5, mine=True),
         GetReplay(match=3, start=40, count=20, password="s3cret"),
-        Stats(leaders=(PLAYER_STATS,), you=PLAYER_STATS),
+        Stats(leaders=(PLAYER_STATS,), you=PLAYER_STATS, variant="american"),
         Matches(
             matches=(
                 {
@@ -258,6 +262,7 @@ EXAMPLES: dict[str, Message] = {
             you=0,
             paused="cannot_save",
             tournament={"id": 2, "series": 1},
+            rematch_ms=29_500,
         ),
         View(
             table=7,

@@ -284,13 +284,18 @@ async def test_bye_updates_who_is_online(nursery, autojump_clock) -> None:
     assert lobby.online == ("Bob",)
 
 
-async def test_a_running_table_everyone_left_is_closed(nursery, autojump_clock) -> None:
+async def test_a_running_table_everyone_let_go_of_is_closed(nursery, autojump_clock) -> None:
     server = await start_server(nursery)
     (ann,), table = await seat_players(
         server, nursery, ["Ann"], {"variant": "classic", "seats": 2}, bots=(1,)
     )
     await ann.send(LeaveTable())
     await ann.wait_for(Lobby)
+    await trio.sleep(1)
+    # Her seat is kept for her (a bot plays it): the table stays while she may come back.
+    assert table.id in server.tables and table.seats[0].away and table.seats[0].kept
+    await ann.send(CreateTable("Another", {"variant": "classic", "seats": 2}, ()))
+    await ann.wait_for(lambda m: isinstance(m, TableInfo) and m.id != table.id)
     await trio.sleep(1)
     assert table.id not in server.tables
     assert table.closed

@@ -58,6 +58,7 @@ class WireClient:
         self.codec = Connection("client")
         self.received: list[Message] = []
         self.view: View | None = None
+        self.view_at = 0.0  # when the latest view was read (trio's clock)
         self.table: TableInfo | None = None
         self.lobby: Lobby | None = None
         self.tournament: Tournament | None = None
@@ -124,6 +125,7 @@ class WireClient:
 
             elif isinstance(event, View):
                 self.view = event
+                self.view_at = trio.current_time()
             elif isinstance(event, TableInfo):
                 self.table = event
             elif isinstance(event, Lobby):

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import schema as s
 
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 NAME_MAX = 24
 CHAT_MAX = 200
 TABLE_NAME_MAX = 32
@@ -29,6 +29,7 @@ _TABLE_ID = s.integer(1, 2**31)
 _SEQ = s.integer(0, 2**62)
 _NAMED = s.one_of("S", "H", "D", "C", "R", "Y", "G", "B")
 _CALL = s.one_of("mau", "maumau")
+_VARIANT = s.one_of("classic", "american")
 _NAME = s.text(NAME_MAX, 1, printable=True, trimmed=True)
 BOT_LEVELS = ("easy", "normal", "hard")
 _LEVEL = s.one_of(*BOT_LEVELS)
@@ -235,6 +236,28 @@ class Rematch(Message):
 
 @_register
 @dataclass(frozen=True, slots=True)
+class Back(Message):
+    """An away player takes their seat back from the bot (any move does too)."""
+
+    TYPE = "back"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Pause(Message):
+    """The one player at a table of bots stops its clock (``paused`` true), say while
+    they read the help, or starts it again."""
+
+    TYPE = "pause"
+    SENDER = "client"
+    SCHEMA = {"paused": s.boolean}
+    paused: bool
+
+
+@_register
+@dataclass(frozen=True, slots=True)
 class Chat(Message):
     TYPE = "chat"
     SENDER = "client"
@@ -328,9 +351,10 @@ class GetStats(Message):
 
     TYPE = "get_stats"
     SENDER = "client"
-    SCHEMA = {"limit": s.integer(1, 100)}
-    OPTIONAL = frozenset({"limit"})
+    SCHEMA = {"limit": s.integer(1, 100), "variant": s.optional(_VARIANT)}
+    OPTIONAL = frozenset({"limit", "variant"})
     limit: int = 20
+    variant: str | None = None  # only this game's matches count; nil: both games
 
 
 @_register
@@ -551,7 +575,7 @@ _TABLE_SUMMARY = s.record(
     {
         "id": _TABLE_ID,
         "name": s.text(TABLE_NAME_MAX, 1),
-        "variant": s.one_of("classic", "american"),
+        "variant": _VARIANT,
         "seats": s.array(_SEAT_INFO, 10),
         "spectators": s.integer(0, 10_000),
         "state": s.one_of("waiting", "playing", "finished"),
@@ -564,7 +588,7 @@ _TOURNAMENT_SUMMARY = s.record(
     {
         "id": _TOURNAMENT_ID,
         "name": s.text(TOURNAMENT_NAME_MAX, 1),
-        "variant": s.one_of("classic", "american"),
+        "variant": _VARIANT,
         "state": s.one_of(*TOURNAMENT_STATES),
         "players": s.integer(0, TOURNAMENT_PLAYERS_MAX),
         "series_no": s.integer(0, TOURNAMENT_SERIES_MAX + 1),
@@ -621,10 +645,11 @@ class TableInfo(Message):
         "state": s.one_of("waiting", "playing", "finished"),
         "creator": s.optional(_NAME),
         "you": s.optional(_SEAT),
-        "paused": s.optional(s.one_of("cannot_save")),
+        "paused": s.optional(s.one_of("cannot_save", "player")),
         "tournament": s.optional(s.record({"id": _TOURNAMENT_ID, "series": s.integer(1, 99)})),
+        "rematch_ms": s.optional(s.integer(0, 3_600_000)),
     }
-    OPTIONAL = frozenset({"paused", "tournament"})
+    OPTIONAL = frozenset({"paused", "tournament", "rematch_ms"})
     id: int
     name: str
     settings: dict[str, Any]
@@ -635,6 +660,7 @@ class TableInfo(Message):
     you: int | None
     paused: str | None = None
     tournament: dict[str, Any] | None = None
+    rematch_ms: int | None = None  # a rematch was asked for: it starts by itself in this
 
 
 _LEGAL = s.record(
@@ -925,16 +951,22 @@ class Stats(Message):
 
     TYPE = "stats"
     SENDER = "server"
-    SCHEMA = {"leaders": s.array(_PLAYER_STATS, 100), "you": s.optional(_PLAYER_STATS)}
+    SCHEMA = {
+        "leaders": s.array(_PLAYER_STATS, 100),
+        "you": s.optional(_PLAYER_STATS),
+        "variant": s.optional(_VARIANT),
+    }
+    OPTIONAL = frozenset({"variant"})
     leaders: tuple[dict[str, Any], ...]
     you: dict[str, Any] | None
+    variant: str | None = None  # the game counted (as asked); nil: both
 
 
 _MATCH_SUMMARY = s.record(
     {
         "id": _MATCH_ID,
         "table": s.text(TABLE_NAME_MAX, 1),
-        "variant": s.one_of("classic", "american"),
+        "variant": _VARIANT,
         "names": s.array(_NAME, 10),
         "bots": s.array(s.boolean, 10),
         "scores": s.array(s.integer(0, 10_000_000), 10),
@@ -986,7 +1018,7 @@ class Replay(Message):
     SCHEMA = {
         "match": _MATCH_ID,
         "table": s.text(TABLE_NAME_MAX, 1),
-        "variant": s.one_of("classic", "american"),
+        "variant": _VARIANT,
         "names": s.array(_NAME, 10),
         "bots": s.array(s.boolean, 10),
         "total": s.integer(1, 2**31),

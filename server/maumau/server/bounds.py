@@ -140,11 +140,13 @@ class Bounds:
                 unattended[table.id] = since
         self._unattended = unattended
         lingering: dict[str, float] = {}
+        keepers = self.lobby.seat_keepers()
         for session in list(self.lobby.sessions.values()):
             at = session.table
             if (
                 session.connected
                 or (at is not None and not at.closed and at.seat_of(session) is not None)
+                or session in keepers
                 or self.lobby.keeps(session)
             ):
                 continue

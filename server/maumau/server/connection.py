@@ -229,10 +229,7 @@ class Connections:
                     session.latency.add(sent, stamp, message.clock_ms)
                 continue
             if isinstance(message, Bye):
-                self.lobby.leave_current(session)
-                self.lobby.sessions.pop(session.key, None)
-                if self.lobby.store is not None:
-                    self.lobby.store.drop_session(session.key)
+                self.lobby.end_session(session)
                 attached.session = None
                 self.lobby.lobby_changed()
                 return

@@ -12,6 +12,7 @@ change a table is refused with ``cannot_save`` (see :mod:`maumau.server.saving`)
 from __future__ import annotations
 
 from maumau.protocol.messages import (
+    Back,
     Chat,
     ChatLine,
     CreateTable,
@@ -25,6 +26,7 @@ from maumau.protocol.messages import (
     ListMatches,
     ListTables,
     Message,
+    Pause,
     Ready,
     Rematch,
     StartMatch,
@@ -41,6 +43,7 @@ from .lobby import Lobby
 from .rules import Settings, SettingsError
 from .saving import Saver
 from .session import Session
+from .table import Table
 from .tournaments import Tournaments
 
 MOVE_TYPES = frozenset({"play", "draw", "pass", "challenge", "say_mau", "catch"})
@@ -52,6 +55,7 @@ CHANGE_TYPES = MOVE_TYPES | {
     "ready",
     "start_match",
     "rematch",
+    "back",
     "create_tournament",
     "join_tournament",
     "leave_tournament",
@@ -100,22 +104,26 @@ class Dispatcher:
             session.table = new
             try:
                 new.join(session, None, message.password)
+                self.lobby.seated(session, new)
             except TableError:
                 new.watch(session, message.password)
         elif isinstance(message, JoinTable):
             target = self.lobby.find_table(message.table)
             if table is target and target.seat_of(session) is not None:
                 raise TableError("already_seated", "you already sit at this table")
-            target.free_seat(message.seat, message.password)
-            self.lobby.leave_current(session, entering=target)
-            target.join(session, message.seat, message.password)
-            session.table = target
+            if not self._take_back(session, target):
+                target.free_seat(message.seat, message.password)
+                self.lobby.leave_current(session, entering=target)
+                target.join(session, message.seat, message.password)
+                session.table = target
+                self.lobby.seated(session, target)
         elif isinstance(message, WatchTable):
             target = self.lobby.find_table(message.table)
             target.check_open()
-            target.check_password(message.password)
-            # A tournament's player who left the seat the series gave them takes it back.
-            if not self.tournaments.seat_back(session, target):
+            # A player who stepped out of their seat here takes it back (so does a
+            # tournament's player the series seated here).
+            if not self._take_back(session, target):
+                target.check_password(message.password)
                 if target is table:
                     raise TableError("already_here", "you are already at this table")
                 self.lobby.leave_current(session, entering=target)
@@ -149,8 +157,16 @@ class Dispatcher:
             if table is None:
                 raise TableError("not_at_table", "you are not at a table")
             table.rematch(session)
+        elif isinstance(message, Back):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            table.back(session)
+        elif isinstance(message, Pause):
+            if table is None:
+                raise TableError("not_at_table", "you are not at a table")
+            table.hold(session, message.paused)
         elif isinstance(message, GetStats):
-            session.send(self.history.stats_message(session, message.limit))
+            session.send(self.history.stats_message(session, message.limit, message.variant))
         elif isinstance(message, ListMatches):
             session.send(self.history.matches_message(session, message.limit, message.mine))
         elif isinstance(message, GetReplay):
@@ -172,6 +188,21 @@ class Dispatcher:
             raise TableError("unexpected", f"{kind} is not expected now")
         if session.table is not table:
             self.lobby.save_session(session)
+
+    def _take_back(self, session: Session, table: Table) -> bool:
+        """Seat ``session`` again in the seat it stepped out of at ``table``, if it kept
+        one there (or, at a tournament's table, the series seated it there). Its own
+        seat needs no password. Whether it did; if not, the caller handles the request
+        as it would anywhere."""
+        self.tournaments.claim_seat(session, table)
+        if table.kept_seat_of(session) is None:
+            return False
+        if session.table is not table:
+            self.lobby.leave_current(session, entering=table)
+        session.table = table
+        table.take_back(session)
+        self.lobby.seated(session, table)
+        return True
 
     @staticmethod
     def _check_new_table(request: CreateTable) -> Settings:

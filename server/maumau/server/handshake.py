@@ -20,7 +20,6 @@ from typing import Any
 from maumau.protocol.messages import PROTOCOL_VERSION, Error, Goodbye, Hello, Welcome
 
 from . import names
-from .bots import BOT_NAMES
 from .latency import Latency
 from .link import Link
 from .lobby import Lobby
@@ -125,7 +124,7 @@ class Handshake:
                 return None
             session.resume = hello.resume
             return session, True
-        problem = names.name_problem(hello.name, BOT_NAMES)
+        problem = names.name_problem(hello.name)
         if problem is not None:
             self._refuse("bad_name", problem, link, {"field": "hello.name"})
             return None
@@ -177,14 +176,20 @@ class Handshake:
             return None
         # A name held by a disconnected session without a seat is freed.
         for token, old in list(self.lobby.sessions.items()):
+            if old.skeleton != skeleton:
+                continue
             keeps_seat = (
-                old.table is not None
-                and not old.table.closed
-                and old.table.seat_of(old) is not None
-            ) or self.lobby.keeps(old)
-            if old.skeleton == skeleton and not old.connected and not keeps_seat:
+                (
+                    old.table is not None
+                    and not old.table.closed
+                    and old.table.seat_of(old) is not None
+                )
+                or self.lobby.keeps(old)
+                or self.lobby.kept_seat(old) is not None
+            )
+            if not old.connected and not keeps_seat:
                 if old.table is not None:
-                    old.table.leave(old)
+                    old.table.leave(old, keep=False)
                 del self.lobby.sessions[token]
                 if self.lobby.store is not None:
                     self.lobby.store.drop_session(token)

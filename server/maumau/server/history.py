@@ -25,9 +25,14 @@ class History:
             raise TableError("no_store", "this server keeps no records (it runs without --db)")
         return self.store
 
-    def stats_message(self, session: Session, limit: int) -> Stats:
+    def stats_message(self, session: Session, limit: int, variant: str | None = None) -> Stats:
+        """The leaderboard and the sender's line; with ``variant``, of that game only."""
         store = self._need_store()
-        return Stats(tuple(store.leaderboard(limit)), store.player_stats(session.name))
+        return Stats(
+            tuple(store.leaderboard(limit, variant)),
+            store.player_stats(session.name, variant),
+            variant,
+        )
 
     def matches_message(self, session: Session, limit: int, mine: bool) -> Matches:
         """The latest finished matches; those of tables with a password only for the

@@ -192,15 +192,56 @@ class Lobby:
             raise TableError("no_such_table", f"there is no table {table_id}", {"table": table_id})
         return table
 
-    def leave_current(self, session: Session, entering: Table | None = None) -> None:
-        """Leave the current table; ``entering`` (the table being joined) stays open."""
+    def leave_current(
+        self, session: Session, entering: Table | None = None, keep: bool = True
+    ) -> None:
+        """Leave the current table; ``entering`` (the table being joined) stays open.
+        A seat in a running or finished match stays the player's (``keep``: see
+        :mod:`maumau.server.table.seating`)."""
         table = session.table
         if table is not None:
             session.table = None
-            table.leave(session)
+            table.leave(session, keep)
             if table is not entering:
                 self.close_if_empty(table)
             self.left(table)
+
+    def seated(self, session: Session, table: Table | None) -> None:
+        """``session`` has sat down at ``table``: a seat it kept anywhere else is let
+        go (a player sits at one table at a time). None: it sits nowhere any more."""
+        for other in list(self.tables.values()):
+            if other is not table and other.release(session):
+                self.close_if_empty(other)
+
+    def kept_seat(self, session: Session) -> Table | None:
+        """The table where ``session`` stepped out of a seat it may take back."""
+        return next(
+            (
+                t
+                for t in self.tables.values()
+                if not t.closed and t.kept_seat_of(session) is not None
+            ),
+            None,
+        )
+
+    def seat_keepers(self) -> set[object]:
+        """Every session that stepped out of a seat it may take back (for the reaper)."""
+        return {
+            seat.owner
+            for table in self.tables.values()
+            if not table.closed
+            for seat in table.seats
+            if seat.owner is not None and seat.session is None
+        }
+
+    def end_session(self, session: Session) -> None:
+        """``session`` ends (``bye``): it leaves its table and lets go of any seat it
+        kept; its token stops working."""
+        self.leave_current(session, keep=False)
+        self.seated(session, None)
+        self.sessions.pop(session.key, None)
+        if self.store is not None:
+            self.store.drop_session(session.key)
 
     def close_if_empty(self, table: Table) -> None:
         if table.closed:
@@ -248,8 +289,9 @@ class Lobby:
             except sqlite3.Error:
                 log.exception("session of %s could not be dropped", session.name)
         if session.table is not None and not session.table.closed:
-            self.leave_current(session)
+            self.leave_current(session, keep=False)
         session.table = None
+        self.seated(session, None)  # the seat it kept, if any, is let go
         log.debug("forgot the session of %s", session.name)
 
     def save_session(self, session: Session) -> None:

@@ -42,6 +42,7 @@ def restore(lobby: Lobby, saver: Saver) -> None:
         lobby.sessions[session.key] = session
         by_id[session.id] = session
     restored = 0
+    alive, held = store.clock_marks()
     for table_record in store.open_tables():
         try:
             settings = Settings.from_dict(table_record.settings)
@@ -59,7 +60,10 @@ def restore(lobby: Lobby, saver: Saver) -> None:
                 store.match(table_record.match_id) if table_record.match_id is not None else None
             )
             journal = list(store.journal(match.id)) if match is not None else []
-            table.restore(table_record, by_id, match, journal)
+            stopped = held.get(table_record.id, alive)
+            table.restore(table_record, by_id, match, journal, stopped)
+            if table_record.id in held:
+                store.hold_clock(table_record.id, None)  # its clock runs again
         except Exception as error:
             log.error(
                 "table %d could not be restored (%s: %s); closing it",

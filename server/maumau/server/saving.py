@@ -21,13 +21,16 @@ with their timers shifted by the pause, and nothing that any client was told is 
 :mod:`maumau.server.store`.)
 
 Every ARCHIVE_INTERVAL the journals of matches that ended meanwhile move to the
-store's archive (:meth:`Saver.archive`).
+store's archive (:meth:`Saver.archive`). Every HEARTBEAT_INTERVAL while a match runs
+the store is marked with the time (:meth:`Saver._heartbeat`), so that after a crash
+each timer comes back with the time it had then (within that interval).
 """
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from collections.abc import Callable
 
 import trio
@@ -39,6 +42,7 @@ from .table import Table
 log = logging.getLogger("maumau.server")
 
 ARCHIVE_INTERVAL = 30.0  # seconds between moves of ended matches' journals
+HEARTBEAT_INTERVAL = 1.0  # seconds between the marks that the server runs (while one plays)
 SAVE_RETRY = 0.25  # seconds before the first retry of a failed commit; doubles each time
 SAVE_RETRY_MAX = 5.0
 
@@ -75,9 +79,27 @@ class Saver:
         return self.outbox.holding
 
     def start(self, nursery: trio.Nursery) -> None:
-        """Start the archiver in ``nursery``, where retries will run too."""
+        """Start the archiver and the heartbeat in ``nursery``, where retries will run
+        too."""
         self._nursery = nursery
         nursery.start_soon(self._archiver)
+        nursery.start_soon(self._heartbeat)
+
+    async def _heartbeat(self) -> None:
+        """Every HEARTBEAT_INTERVAL while a match runs, mark in the store that the
+        server still runs (:meth:`Store.mark_alive`): after a crash, the timers come
+        back with the time they had then, not with what they had at the last action."""
+        while True:
+            await trio.sleep(HEARTBEAT_INTERVAL)
+            store = self.store
+            if store is None or self.cannot_save:
+                continue
+            if any(t.status == "playing" for t in self.tables.values()):
+                try:
+                    store.mark_alive(time.time())
+                except sqlite3.Error:
+                    log.exception("the heartbeat could not be written")
+                self.commit_soon()
 
     def commit_soon(self) -> None:
         """Have the flusher commit the store's open group with its next batch."""

@@ -233,24 +233,20 @@ class Tournaments:
         self._follow(session, tournament)
         self._send(session, tournament)
 
-    def seat_back(self, session: Session, table: Table) -> bool:
-        """Give ``session`` its seat back at ``table`` if the tournament seated it
-        there and it left while the match runs (its seat played by a bot since).
-        Whether it did; if not, the caller treats the request as it would anywhere."""
+    def claim_seat(self, session: Session, table: Table) -> None:
+        """Mark the seat the series gave ``session`` at ``table`` as its own again, if it
+        left it while the match runs (a bot plays it): the table then gives it back as
+        any seat one stepped out of (a table restored from an older database did not
+        keep whose such a seat was)."""
         if table.tournament is None or table.status != "playing":
-            return False
+            return
         tournament = self.open.get(table.tournament[0])
         record = tournament.table_of(table.id) if tournament is not None else None
         if record is None or session.id not in record.keys:
-            return False
+            return
         seat = table.seats[record.keys.index(session.id)]
-        if seat.bot or seat.session is not None:
-            return False
-        self.lobby.leave_current(session, entering=table)
-        seat.session = session
-        session.table = table
-        table.reconnected(session)  # the seat back from the bot, and the match as it is
-        return True
+        if not seat.bot and seat.session is None:
+            seat.owner = session
 
     def after_leaving_table(self, session: Session) -> None:
         """``session`` is back in the lobby (or has just connected): tell it the
@@ -395,7 +391,7 @@ class Tournaments:
                 # Forgotten (it should not be): a bot plays the seat from the start.
                 table.seats[seat] = SeatState(name=name, away=True)
                 continue
-            table.seats[seat] = SeatState(name=name, session=session)
+            table.seats[seat] = SeatState(name=name, session=session, owner=session)
             if not session.connected:
                 table.seats[seat].disconnected_at = table.now()
             moved.append(session)
@@ -412,6 +408,7 @@ class Tournaments:
             if session.table is not None and session.table is not table:
                 lobby.leave_current(session, entering=table)
             session.table = table
+            lobby.seated(session, table)
             lobby.save_session(session)
         table.start_drawn()
 

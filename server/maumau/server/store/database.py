@@ -228,13 +228,49 @@ class Store:
         when the match started (see :meth:`History.private_match_owner`)."""
         return self._history.private_match_owner(match, name)
 
-    def leaderboard(self, limit: int) -> list[dict[str, Any]]:
+    def leaderboard(self, limit: int, variant: str | None = None) -> list[dict[str, Any]]:
         """Human players by matches won, then share of matches won, then average final
-        score."""
-        return self._history.leaderboard(limit)
+        score; with ``variant``, of that game's matches only."""
+        return self._history.leaderboard(limit, variant)
 
-    def player_stats(self, name: str) -> dict[str, Any] | None:
-        return self._history.player_stats(name)
+    def player_stats(self, name: str, variant: str | None = None) -> dict[str, Any] | None:
+        return self._history.player_stats(name, variant)
+
+    # --- the clock's marks: how long the tables' timers ran after the last action -------
+
+    def mark_alive(self, when: float) -> None:
+        """The server runs at ``when`` (wall clock): the timers of every running table
+        ran until then (written every second while a match runs; see
+        :meth:`clock_marks`)."""
+        self._write("INSERT OR REPLACE INTO meta VALUES ('alive', ?)", (repr(when),))
+
+    def hold_clock(self, table_id: int, since: float | None) -> None:
+        """The table's clock stopped at ``since`` (wall clock; None: it runs again)."""
+        if since is None:
+            self._write("DELETE FROM meta WHERE key=?", (f"held:{table_id}",))
+        else:
+            self._write(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"held:{table_id}", repr(since))
+            )
+
+    def clock_marks(self) -> tuple[float | None, dict[int, float]]:
+        """When the server last ran (None: never marked) and, per table whose clock was
+        stopped then, since when: after a crash each table's timers lose the time they
+        ran between its last journaled action and then."""
+        alive: float | None = None
+        held: dict[int, float] = {}
+        for key, value in self.db.execute(
+            "SELECT key, value FROM meta WHERE key='alive' OR key LIKE 'held:%'"
+        ):
+            try:
+                when = float(value)
+                if key == "alive":
+                    alive = when
+                else:
+                    held[int(key.split(":", 1)[1])] = when
+            except ValueError:
+                continue  # a damaged mark: the timers keep what they had
+        return alive, held
 
     # --- tournaments ---------------------------------------------------------------------
 

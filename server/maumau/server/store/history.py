@@ -52,23 +52,36 @@ class History:
         row = self.db.execute("SELECT created FROM players WHERE name=?", (name,)).fetchone()
         return row is not None and float(row[0]) <= match.started
 
-    def leaderboard(self, limit: int) -> list[dict[str, Any]]:
+    def leaderboard(self, limit: int, variant: str | None = None) -> list[dict[str, Any]]:
         """Human players by matches won, then share of matches won, then average final
         score (higher is better: a round's winner scores what is left in the other
-        hands)."""
+        hands); with ``variant``, only matches of that game count."""
+        where, params = self._game(variant)
         rows = self.db.execute(
             "SELECT name, COUNT(*), SUM(won), SUM(rounds_won), AVG(score) FROM results "
-            "WHERE bot=0 GROUP BY name "
+            f"WHERE bot=0{where} GROUP BY name "
             "ORDER BY SUM(won) DESC, 1.0 * SUM(won) / COUNT(*) DESC, AVG(score) DESC, name "
             "LIMIT ?",
-            (limit,),
+            (*params, limit),
         )
         return [stats(row) for row in rows]
 
-    def player_stats(self, name: str) -> dict[str, Any] | None:
+    def player_stats(self, name: str, variant: str | None = None) -> dict[str, Any] | None:
+        where, params = self._game(variant)
         row = self.db.execute(
             "SELECT name, COUNT(*), SUM(won), SUM(rounds_won), AVG(score) FROM results "
-            "WHERE bot=0 AND name=? GROUP BY name",
-            (name,),
+            f"WHERE bot=0 AND name=?{where} GROUP BY name",
+            (name, *params),
         ).fetchone()
         return None if row is None else stats(row)
+
+    @staticmethod
+    def _game(variant: str | None) -> tuple[str, tuple[Any, ...]]:
+        """The condition that keeps the results of one game's matches (none: both)."""
+        if variant is None:
+            return "", ()
+        return (
+            " AND match_id IN (SELECT id FROM matches"
+            " WHERE json_extract(settings, '$.variant') = ?)",
+            (variant,),
+        )

@@ -17,19 +17,25 @@ from __future__ import annotations
 
 import logging
 import math
+import sqlite3
+import time
 
 import trio
 
 from .. import bots
+from ..errors import TableError
 from ..rules import (
     EndCallWindow,
     TurnTimeout,
     apply,
 )
 from .bot_seats import BotSeats
+from .host import Player
 from .state import (
     AWAY_AFTER_TIMEOUTS,
+    CANNOT_SAVE,
     MIN_BOT_CATCH_DELAY,
+    PLAYER,
 )
 
 log = logging.getLogger("maumau.table")
@@ -38,20 +44,36 @@ log = logging.getLogger("maumau.table")
 class Clock(BotSeats):
     """The table's deadlines and its timer task (see the module docstring)."""
 
-    def pause(self) -> None:
-        """Stop the clock and tell everybody here at once (see the module docstring)."""
-        if self.paused_at is not None or self.closed:
+    def pause(self, why: str = CANNOT_SAVE) -> None:
+        """Stop the clock (see the module docstring): ``why`` is ``cannot_save`` (told
+        to everybody here at once, past what is held back) or ``player`` (the one
+        player at a table of bots reads the help: :meth:`hold`)."""
+        if why in self.pauses or self.closed:
             return
-        self.paused_at = trio.current_time()
-        self._log("paused: the server cannot save")
-        self._send_pause()
+        self.pauses.add(why)
+        if self.paused_at is None:
+            self.paused_at = trio.current_time()
+        if why == CANNOT_SAVE:
+            self._log("paused: the server cannot save")
+            self._send_pause()
+        else:
+            self._log("paused by its player")
+            self._hold_in_store(time.time())
+            self.changed()
         if self._sleep is not None:
             self._sleep.deadline = math.inf
 
-    def resume(self) -> None:
-        """Start the clock again where it stopped."""
+    def resume(self, why: str = CANNOT_SAVE) -> None:
+        """Start the clock again where it stopped, once no reason holds it."""
+        if why == PLAYER and why in self.pauses:
+            self._hold_in_store(None)
+        self.pauses.discard(why)
         if self.paused_at is None or self.closed:
             self.paused_at = None
+            return
+        if self.pauses:
+            if why != CANNOT_SAVE:
+                self.changed()  # still paused, for the other reason
             return
         shift = trio.current_time() - self.paused_at
         self.paused_at = None
@@ -62,6 +84,7 @@ class Clock(BotSeats):
         self.turn_due = later(self.turn_due)
         self.bot_due = later(self.bot_due)
         self.next_round_due = later(self.next_round_due)
+        self.rematch_due = later(self.rematch_due)
         for timers in (self.window_due, self.window_opened, self.bot_catch_due):
             for key in timers:
                 timers[key] += shift
@@ -70,7 +93,50 @@ class Clock(BotSeats):
         self.arbiter.postpone(shift)
         self._log(f"resumed after {shift:.1f} s")
         self.changed()
+        if why != CANNOT_SAVE:
+            self._send_views()  # the turn's deadline, moved by the pause
         self._schedule()
+
+    def _hold_in_store(self, since: float | None) -> None:
+        """Mark in the store that this table's clock stopped (``since``, wall clock) or
+        runs again (None), so that after a crash its timers have what they had."""
+        store = self.host.store
+        if store is not None:
+            try:
+                store.hold_clock(self.id, since)
+            except sqlite3.Error:
+                log.exception("table %d: the pause could not be written", self.id)
+
+    def hold(self, session: Player, on: bool) -> None:
+        """``pause``: the one player at a table of bots stops the clock while they read
+        the help (``on``), or starts it again. Anywhere else others would wait for
+        them, so it is refused; any move of theirs, ``back``, leaving or dropping ends
+        it too."""
+        seat = self.seat_of(session)
+        if seat is None:
+            raise TableError("not_seated", "only a player at the table can stop its clock")
+        if not on:
+            self.resume(PLAYER)
+            return
+        if self.tournament is not None:
+            raise TableError(
+                "tournament_table",
+                "a tournament's clock stops for nobody",
+                {"tournament": self.tournament[0]},
+            )
+        if self.status != "playing":
+            raise TableError("no_match", "no match is running at this table")
+        others = [
+            s
+            for i, s in enumerate(self.seats)
+            if i != seat and not s.bot and (s.owner is not None or s.session is not None)
+        ]
+        if others or any(s is not session for s in self.spectators):
+            raise TableError(
+                "not_alone",
+                "others are at this table: the clock stops only for a player alone with bots",
+            )
+        self.pause(PLAYER)
 
     def _bot_controlled(self, seat: int, now: float) -> bool:
         state = self.seats[seat]
@@ -117,6 +183,10 @@ class Clock(BotSeats):
                     candidates.append(seat.disconnected_at + self.settings.reconnect_grace_s)
         else:
             candidates[0] = candidates[1] = None  # no turn timer or bot move between rounds
+        if self.status == "finished" and self.rematch_due is not None:
+            # When every player agrees it starts at once, else when its time is up.
+            ready = self.rematch_ready(self.now())
+            candidates.append(self.now() if ready else self.rematch_due)
         due = [c for c in candidates if c is not None]
         return min(due) if due else math.inf
 
@@ -155,6 +225,14 @@ class Clock(BotSeats):
     def _tick(self) -> None:
         now = trio.current_time()
         match = self.match
+        if self.status == "finished" and self.rematch_due is not None:
+            ready = self.rematch_ready(now)
+            if ready is None:
+                self.rematch_due = None  # nobody asks for it any more
+                self.changed()
+            elif ready:
+                self._rematch()
+                return
         decide_at = self.arbiter.decide_at(self._settle())
         if decide_at is not None and decide_at <= now:
             self._decide_claims()

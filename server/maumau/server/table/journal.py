@@ -34,7 +34,9 @@ from .frames import event_frame
 from .host import Player
 from .seating import Seating
 from .state import (
+    PLAYER,
     RECENT_LINES,
+    REMATCH_WAIT_S,
     ROUND_PAUSE_S,
     SeatState,
 )
@@ -94,6 +96,7 @@ class Journaling(Seating):
                 "away": s.away,
                 "ready": s.ready,
                 "session": s.session.id if s.session is not None else None,
+                "owner": s.owner.id if s.owner is not None else None,
             }
             for s in self.seats
         ]
@@ -124,13 +127,17 @@ class Journaling(Seating):
         sessions: Mapping[str, Player],
         match: MatchRecord | None,
         journal: list[JournalEntry],
+        stopped: float | None = None,
     ) -> None:
         """Rebuild this (new, empty) table from the store after a restart.
 
         Seats get their sessions back (disconnected: the reconnect grace starts now);
         the match is rebuilt by replaying its journal through the engine; each timer
-        gets the time it had left when the last action was journaled (the time the
-        server was down does not count).
+        gets the time it had left when the server stopped: what it had when the last
+        action was journaled, less the time it ran after that until ``stopped`` (the
+        wall-clock time the server was last known to run, or this table's clock was
+        stopped; see :meth:`Store.clock_marks`). The time the server was down does not
+        count.
         """
         now = trio.current_time()
         self.status = record.status
@@ -144,14 +151,21 @@ class Journaling(Seating):
                 ready=bool(data.get("ready")),
             )
             session = sessions.get(data.get("session") or "")
+            # Whose the seat is (a record of an older server: whoever sat there).
+            owner = sessions.get(data.get("owner", data.get("session")) or "")
             if session is not None and not seat.bot:
-                seat.session = session
+                seat.session = seat.owner = session
                 seat.disconnected_at = now
                 session.table = self
+            elif owner is not None and not seat.bot:
+                seat.owner = owner  # stepped out: they may come back to it
             elif not seat.bot and seat.name is not None and self.status == "playing":
                 seat.away = True  # nobody can come back to it: a bot plays on
             self.seats[i] = seat
         self._restore_creator(record, sessions)
+        voted = any(s.ready for s in self.seats if not s.bot)
+        if self.status == "finished" and self.tournament is None and voted:
+            self.rematch_due = now + REMATCH_WAIT_S  # a rematch was asked for: time again
         if match is None:
             if self.status == "playing":
                 self.status = "waiting"
@@ -169,15 +183,24 @@ class Journaling(Seating):
             self.seq = max(self.seq, journal[-1].seq)
         self.seq += 1000  # claims decided after the last action were not journaled
 
+        # How long the timers ran after the last journaled action (at most an hour:
+        # a wall clock set back or forth meanwhile must not eat or give a turn).
+        ran = 0.0
+        if journal and stopped is not None:
+            ran = min(3600.0, max(0.0, stopped - journal[-1].at))
+
+        def left_ms(ms: int | None) -> int | None:
+            return None if ms is None else max(0, round(ms - ran * 1000))
+
         def due(ms: int | None) -> float | None:
             return None if ms is None else now + ms / 1000
 
         if state.phase == "playing":
-            turn = timers.get("turn") if journal else self.settings.turn_timeout_s * 1000
+            turn = left_ms(timers.get("turn")) if journal else self.settings.turn_timeout_s * 1000
             self.turn_due = due(turn) if turn is not None else now + self.settings.turn_timeout_s
         if state.phase == "round_over":
-            self.next_round_due = due(timers.get("next_round")) or now + ROUND_PAUSE_S
-        left = {int(w): ms for w, ms in timers.get("windows", [])}
+            self.next_round_due = due(left_ms(timers.get("next_round"))) or now + ROUND_PAUSE_S
+        left = {int(w): left_ms(ms) for w, ms in timers.get("windows", [])}
         for window in state.windows:
             ms = left.get(window.id, self.settings.mau_window_ms)
             self.window_due[window.id] = now + (ms or 0) / 1000
@@ -214,6 +237,8 @@ class Journaling(Seating):
             self._sleep.cancel()
         if self.host.store is not None:
             self.host.store.close_table(self.id, self.match_id)
+            if PLAYER in self.pauses:
+                self.host.store.hold_clock(self.id, None)
 
 
 class RecentEvents:

@@ -45,8 +45,11 @@ from .claims import Claims, window_for
 from .frames import event_frame
 from .host import Player
 from .state import (
+    PLAYER,
+    REMATCH_WAIT_S,
     ROUND_PAUSE_S,
     UNWATCHED_ROUND_PAUSE_S,
+    SeatState,
 )
 
 log = logging.getLogger("maumau.table")
@@ -59,6 +62,9 @@ class MatchFlow(Claims):
         seat = self.seat_of(session)
         if seat is None:
             raise TableError("not_seated", "you are not sitting at this table")
+        if self.status == "finished" and self.tournament is None:
+            self._vote(seat, ready)  # after the match, ready is a vote for the rematch
+            return
         self.seats[seat].ready = ready
         self.changed()
         if self.status == "waiting" and all(s.taken and s.ready for s in self.seats):
@@ -67,12 +73,17 @@ class MatchFlow(Claims):
             self._maybe_next_round()
 
     def start(self, session: Player) -> None:
+        if self.status == "finished" and self.seat_of(session) is not None:
+            self.rematch(session)  # after a match, the players agree on the next
+            return
         if not self.is_creator(session):
             who = f"only {self.creator}, who holds the table," if self.creator else "nobody"
             details = {"name": self.creator} if self.creator else None
             raise TableError("not_creator", f"{who} can start it", details)
         if self.status == "playing":
             raise TableError("match_running", "the match is already running")
+        if self.status == "finished":
+            raise TableError("not_seated", "only players at the table can ask for a rematch")
         for i, seat in enumerate(self.seats):
             if not seat.taken:
                 self._make_bot(i)
@@ -83,6 +94,7 @@ class MatchFlow(Claims):
         self._start_match()
 
     def rematch(self, session: Player) -> None:
+        """A seated player asks for a rematch: their vote (see :meth:`_vote`)."""
         if self.tournament is not None:
             raise TableError(
                 "tournament_table",
@@ -91,15 +103,48 @@ class MatchFlow(Claims):
             )
         if self.status != "finished":
             raise TableError("match_running", "a rematch can start only after the match")
-        if self.seat_of(session) is None:
+        seat = self.seat_of(session)
+        if seat is None:
             raise TableError("not_seated", "only players at the table can ask for a rematch")
+        self._vote(seat, True)
+
+    def _vote(self, seat: int, yes: bool) -> None:
+        """A vote for the rematch (its seat's ``ready``). The rematch starts once every
+        player who holds a seat here agrees, or :data:`REMATCH_WAIT_S` after the first
+        asked (see :meth:`rematch_ready`); never at one player's word alone."""
+        self.seats[seat].ready = yes
+        if yes and self.rematch_due is None:
+            self.rematch_due = self.now() + REMATCH_WAIT_S
+        self.changed()
+        self._schedule()
+
+    def rematch_voters(self) -> list[SeatState]:
+        """The seats whose players decide on the rematch: every human's seat that has
+        a player, there now or stepped out."""
+        return [s for s in self.seats if not s.bot and s.owner is not None]
+
+    def rematch_ready(self, now: float) -> bool | None:
+        """Whether the rematch asked for starts now: True when every player agrees or
+        its time has come, False while it waits, None when nobody asks any more."""
+        voters = self.rematch_voters()
+        if self.rematch_due is None or self.tournament is not None:
+            return None  # (a tournament's table has no rematch)
+        if not any(s.ready for s in voters):
+            return None
+        return all(s.ready for s in voters) or now >= self.rematch_due
+
+    def _rematch(self) -> None:
+        """Start the rematch: bots take the empty seats and those nobody keeps; a seat
+        whose player stepped out is played by a bot until they come back."""
+        self.rematch_due = None
         for i, seat in enumerate(self.seats):
-            if not seat.taken or (not seat.bot and seat.session is None):
-                self._make_bot(i)  # empty, or its player left
+            if not seat.taken or (not seat.bot and seat.owner is None):
+                self._make_bot(i)  # empty, or its player let it go
         self._start_match()
 
     def _start_match(self) -> None:
         self.status = "playing"
+        self.rematch_due = None
         seed = self.rng.randrange(2**63)
         self.match, events = new_match(self.settings, seed)
         self.journal_n = 0
@@ -115,6 +160,10 @@ class MatchFlow(Claims):
         for seat in self.seats:
             seat.timeouts = 0
             seat.ready = seat.bot
+            if not seat.bot and seat.session is None:
+                seat.away = True  # stepped out: a bot plays until they come back
+            elif not seat.bot and seat.disconnected_at is None:
+                seat.away = False  # here: a new match does not carry "away" over
         self.window_opened.clear()
         self.window_due.clear()
         self.recent.clear()  # a new round: newcomers are told this one from its deal
@@ -130,6 +179,8 @@ class MatchFlow(Claims):
         match = self.match
         if match is None or self.status != "playing":
             raise TableError("no_match", "no match is running at this table")
+        if PLAYER in self.pauses:
+            self.resume(PLAYER)  # the player who stopped the clock plays on
         seat_state = self.seats[seat]
         if seat_state.away:
             seat_state.away = False
@@ -181,6 +232,23 @@ class MatchFlow(Claims):
         else:  # pragma: no cover - the server routes only moves here
             raise TableError("bad_move", f"{message.TYPE} is not a move")
         self._turn_action(action, stamp)
+
+    def back(self, session: Player) -> None:
+        """``back``: a seated player who is away (a bot plays for them after three
+        timeouts) takes the seat back, without a move; it also starts a clock they
+        stopped. From a player who is not away it changes nothing."""
+        seat = self.seat_of(session)
+        if seat is None:
+            raise TableError("not_seated", "you are not sitting at this table")
+        if PLAYER in self.pauses:
+            self.resume(PLAYER)
+        state = self.seats[seat]
+        state.timeouts = 0
+        if state.away:
+            state.away = False
+            self._log(f"{session.name} is back from away")
+            self.changed()
+            self._schedule()
 
     def _turn_action(self, action: Action, stamp: float | None = None) -> None:
         assert self.match is not None
@@ -237,6 +305,8 @@ class MatchFlow(Claims):
             self._log(f"round {match.round_no} ends; scores {match.scores}")
             self.changed()
         elif match.phase == "match_over":
+            for seat in self.seats:
+                seat.ready = seat.bot  # from now on a vote for the rematch
             self._log(f"match over: {names[match.winner]} wins with {match.scores}")
             self.changed()
         self._send_views(before=event_frames)

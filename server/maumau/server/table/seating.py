@@ -8,8 +8,16 @@ player, else to the spectator watching longest, else to nobody; ``table.creator`
 names whoever holds it. A creator who only disconnects keeps it.
 
 Seats are played by bots when the seat is a bot seat, when its player is *away*
-(3 turn timeouts in a row) or has been disconnected for longer than
-``reconnect_grace_s``. A returning player takes the seat back at once.
+(3 turn timeouts in a row: any move, or ``back``, ends it), has been disconnected for
+longer than ``reconnect_grace_s``, or has stepped out. A returning player takes the
+seat back at once.
+
+A seat is its player's (``SeatState.owner``) until they let it go. Leaving a table
+whose match runs or is over (``leave_table``) keeps the seat: in a running match a bot
+plays it until they come back (:meth:`Seating.take_back`, by ``join_table`` or
+``watch_table`` of that table), after the match it waits for the rematch. Sitting down
+at another table, or the end of their session, lets it go (:meth:`Seating.release`):
+a running match's seat is then played by a bot to the end, any other seat is freed.
 
 Whoever arrives while a match is on, a new spectator or a player or spectator coming
 back, is told the round so far, then the match as it is now (see :mod:`.views`).
@@ -20,6 +28,8 @@ from __future__ import annotations
 from ..errors import TableError
 from .host import Player
 from .state import (
+    CANNOT_SAVE,
+    PLAYER,
     SeatState,
 )
 from .views import Audience
@@ -51,15 +61,16 @@ class Seating(Audience):
             )
         elif self.seats[seat].taken:
             raise TableError("seat_taken", f"seat {seat} is taken", {"seat": seat})
-        if self.status != "waiting":
+        if self.status == "playing":
             raise TableError("match_running", "the match has started; watch it instead")
-        return seat
+        return seat  # (after a match, a free seat is one for the rematch)
 
     def join(self, session: Player, seat: int | None, password: str | None) -> int:
         seat = self.free_seat(seat, password)
-        self.seats[seat] = SeatState(name=session.name, session=session)
+        self.seats[seat] = SeatState(name=session.name, session=session, owner=session)
         self._log(f"{session.name} sits at seat {seat}")
         self.changed()
+        self._send_arrival(session)  # after a match: how it ended
         return seat
 
     def watch(self, session: Player, password: str | None) -> None:
@@ -74,23 +85,77 @@ class Seating(Audience):
         self.changed()
         self._send_arrival(session)
 
-    def leave(self, session: Player) -> None:
+    def leave(self, session: Player, keep: bool = True) -> None:
+        """``session`` leaves: as a spectator, or from its seat. A seat in a running or
+        finished match stays the player's (``keep``; see the module docstring); with
+        ``keep`` false (the session ends) a running match's seat is played by a bot to
+        its end and any other seat is freed."""
         if session in self.spectators:
             self.spectators.remove(session)
+        if PLAYER in self.pauses and self.seat_of(session) is not None:
+            self.resume(PLAYER)  # the one who stopped the clock goes
         for i, seat in enumerate(self.seats):
             if seat.session is session:
-                if self.status == "playing":
-                    # The seat stays; a bot plays it from now on.
-                    seat.session = None
-                    seat.away = True
-                    seat.disconnected_at = None
-                else:
+                if self.status == "waiting":
                     self.seats[i] = SeatState()
-                self._log(f"{session.name} leaves seat {i}")
+                else:
+                    # The seat stays; a bot plays it from now on (in a running match).
+                    seat.session = None
+                    seat.away = self.status == "playing"
+                    seat.ready = False  # a rematch asked for is asked no more
+                    seat.disconnected_at = None
+                    if not keep:
+                        self._let_go(i)
+                self._log(f"{session.name} leaves seat {i}" + (" (kept)" if keep else ""))
+        if not keep:
+            self.release(session, tell=False)
         if self.is_creator(session):
             self._hand_over()
         self.changed()
         self._schedule()
+
+    def release(self, player: Player, tell: bool = True) -> bool:
+        """``player`` lets go of the seat they stepped out of here, if any: in a running
+        match a bot plays it to the end, any other seat is freed. Whether there was one."""
+        seat = self.kept_seat_of(player)
+        if seat is None:
+            return False
+        self._let_go(seat)
+        self._log(f"{player.name} lets seat {seat} go")
+        if tell:
+            if self.is_creator(player):
+                self._hand_over()
+            self.changed()
+            self._schedule()
+        return True
+
+    def _let_go(self, i: int) -> None:
+        if self.status == "playing":
+            self.seats[i].owner = None
+            self.seats[i].away = True
+        else:
+            self.seats[i] = SeatState()
+
+    def take_back(self, session: Player) -> int | None:
+        """Seat ``session`` again in the seat it stepped out of, if it kept one here:
+        from the bot in a running match, for the rematch after it. The seat's number,
+        or None (the caller treats the request as it would anywhere)."""
+        self.check_open()
+        seat = self.kept_seat_of(session)
+        if seat is None:
+            return None
+        if session in self.spectators:
+            self.spectators.remove(session)
+        state = self.seats[seat]
+        state.session = session
+        state.away = False
+        state.disconnected_at = None
+        state.timeouts = 0
+        self._log(f"{session.name} takes seat {seat} back")
+        self.changed()
+        self._send_arrival(session)
+        self._schedule()
+        return seat
 
     def _hand_over(self) -> None:
         """The creator has gone: the table passes to the human at the lowest seat still
@@ -106,6 +171,8 @@ class Seating(Audience):
     def disconnected(self, session: Player) -> None:
         seat = self.seat_of(session)
         if seat is not None:
+            if PLAYER in self.pauses:
+                self.resume(PLAYER)  # the one who stopped the clock has gone
             self.seats[seat].disconnected_at = self.now()
             self._log(f"{session.name} (seat {seat}) disconnected; the seat is kept")
         if session in self.spectators:
@@ -123,6 +190,6 @@ class Seating(Audience):
             self._log(f"{session.name} is back at seat {seat}")
         self.changed()
         self._send_arrival(session)
-        if self.paused_at is not None:
+        if CANNOT_SAVE in self.pauses:
             self._send_pause()  # why nothing else comes yet
         self._schedule()

@@ -37,6 +37,9 @@ AWAY_AFTER_TIMEOUTS = 3
 ROUND_PAUSE_S = 20.0
 
 
+REMATCH_WAIT_S = 30.0  # after a match's first vote for a rematch, the others' time to agree
+
+
 UNWATCHED_ROUND_PAUSE_S = 5.0
 
 
@@ -46,13 +49,25 @@ MIN_BOT_CATCH_DELAY = 0.3
 MAX_STAMPS = 20  # stamps one mau_decision carries (the protocol's limit)
 
 
+CANNOT_SAVE = "cannot_save"  # why a table is paused: the server cannot save
+PLAYER = "player"  # its one player, alone with bots, reads the help
+
+
 RECENT_LINES = 50  # event lines of the current round kept for newcomers (see .views)
 
 
 @dataclass(slots=True)
 class SeatState:
+    """One seat. ``session`` is the player sitting there now; ``owner`` whose seat it
+    is. They are the same player while that player sits there; a player who steps
+    out of a running or finished match (``leave_table``) keeps the seat: ``session``
+    is then None and ``owner`` still names them (a bot plays the seat meanwhile), until
+    they come back (``join_table``) or let it go (they sit down elsewhere, or their
+    session ends)."""
+
     name: str | None = None
     session: Player | None = None
+    owner: Player | None = None
     bot: bool = False
     level: str = bots.DEFAULT_LEVEL
     away: bool = False
@@ -63,6 +78,11 @@ class SeatState:
     @property
     def taken(self) -> bool:
         return self.bot or self.name is not None
+
+    @property
+    def kept(self) -> bool:
+        """Its player stepped out and may come back to it."""
+        return self.owner is not None and self.session is None
 
 
 class TableState:
@@ -110,11 +130,13 @@ class TableState:
         self.bot_due: float | None = None
         self.bot_catch_due: dict[int, float] = {}
         self.next_round_due: float | None = None
+        self.rematch_due: float | None = None  # a rematch was asked for: when it starts
         self.closed = False
         # (tournament id, series number) of a tournament's table, else None: its
         # seats are drawn by the tournament, it starts at once and has no rematch.
         self.tournament: tuple[int, int] | None = None
-        self.paused_at: float | None = None  # while the server cannot save
+        self.paused_at: float | None = None  # while paused: since when
+        self.pauses: set[str] = set()  # why: CANNOT_SAVE, PLAYER
         # The last table_info sent, and the last one known saved (see _send_pause).
         self.info_sent: dict[str, Any] | None = None
         self.info_saved: dict[str, Any] | None = None
@@ -148,18 +170,31 @@ class TableState:
                 return i
         return None
 
+    def kept_seat_of(self, player: Player) -> int | None:
+        """The seat ``player`` stepped out of and may take back, if any."""
+        for i, seat in enumerate(self.seats):
+            if seat.owner is player and seat.session is None:
+                return i
+        return None
+
     def is_creator(self, session: Player) -> bool:
         """Whether ``session`` holds the table: by its id, never by its name (another
         connection may use the same name once the creator's session has gone)."""
         return self.creator_session is not None and session.id == self.creator_session
 
     def has_connected_humans(self) -> bool:
-        return any(s.session is not None and s.session.connected for s in self.seats) or any(
-            s.connected for s in self.spectators
-        )
+        """Whether a connected person is here, or keeps a seat here (stepped out to
+        the lobby, say, to come back for the rematch)."""
+        return any(
+            s.owner is not None and s.owner.connected if s.session is None else s.session.connected
+            for s in self.seats
+        ) or any(s.connected for s in self.spectators)
 
     def has_humans(self) -> bool:
-        return any(s.session is not None for s in self.seats) or bool(self.spectators)
+        """Whether anybody sits or watches here, or keeps a seat here."""
+        return any(s.session is not None or s.owner is not None for s in self.seats) or bool(
+            self.spectators
+        )
 
     def level(self, seat: int) -> str:
         """The bot level playing ``seat`` (a human's seat is played at the default)."""
@@ -191,4 +226,8 @@ class TableState:
         self, events: list[Event], turn_ended: bool, action: Action | None = None
     ) -> None:
         """Send, journal and time what a change to the match did (see :mod:`.match`)."""
+        raise NotImplementedError
+
+    def resume(self, why: str = CANNOT_SAVE) -> None:
+        """Start the clock again, once nothing else holds it (see :mod:`.clock`)."""
         raise NotImplementedError

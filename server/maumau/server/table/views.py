@@ -51,6 +51,8 @@ from .frames import (
 )
 from .host import Player
 from .state import (
+    CANNOT_SAVE,
+    PLAYER,
     TableState,
 )
 
@@ -196,13 +198,28 @@ class Audience(TableState):
             state=self.status,
             creator=self.creator,
             you=self.seat_of(session) if session is not None else None,
-            paused=None if self.paused_at is None else "cannot_save",
+            paused=self.pause_reason(),
             tournament=(
                 None
                 if self.tournament is None
                 else {"id": self.tournament[0], "series": self.tournament[1]}
             ),
+            rematch_ms=self.rematch_left(),
         )
+
+    def rematch_left(self) -> int | None:
+        """Milliseconds until the rematch asked for starts by itself (None: none is
+        asked for, or the table is paused)."""
+        due = self.rematch_due
+        if due is None or self.status != "finished" or self.paused_at is not None:
+            return None
+        return max(0, int((due - trio.current_time()) * 1000))
+
+    def pause_reason(self) -> str | None:
+        """Why the table is paused (``table.paused``): the server's trouble first."""
+        if CANNOT_SAVE in self.pauses:
+            return CANNOT_SAVE
+        return PLAYER if self.pauses else None
 
     def seat_infos(self) -> tuple[dict[str, Any], ...]:
         infos = []
