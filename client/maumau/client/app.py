@@ -57,10 +57,12 @@ from typing import TypeVar
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from maumau.protocol.messages import (
+    Back,
     Bye,
     ChatLine,
     CreateTable,
@@ -71,7 +73,6 @@ from maumau.protocol.messages import (
     MauDecision,
     Message,
     Replay,
-    StartMatch,
     Stats,
     TableInfo,
     Tournament,
@@ -83,7 +84,7 @@ from . import config
 from .address import server_label
 from .connection import Connection, ConnectionChanged, ServerMessage
 from .i18n import N_, _
-from .literal import clean, literal
+from .literal import ascii_fold, clean, literal
 from .model import RECORDS_REQUESTS, Model
 from .screens.confirm import ConfirmScreen
 from .screens.connect import ConnectScreen
@@ -109,11 +110,27 @@ from .words import error_line
 
 S = TypeVar("S")
 PAUSED_TEXT = N_("Paused: the server cannot save (its disk may be full). Nothing is lost.")
+HELD_TEXT = N_("Paused: the clock stands still while you read the help.")
+AWAY_TEXT = N_("A bot plays for you: press any key to take your seat back.")
 
 # The requests a ``tournament`` message answers: a refusal of one shows no screen.
 TOURNAMENT_REQUESTS = ("watch_tournament", "create_tournament", "join_tournament")
 
 ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓": "Down"}
+
+
+def ascii_driver(base: type[Driver]) -> type[Driver]:
+    """``base`` (the terminal's driver), writing only ASCII: under ``--ascii`` (or a
+    terminal that is not UTF-8) whatever is drawn, other people's words and the
+    catalogs' accents included, reaches the terminal folded to ASCII of the same width
+    (:func:`~maumau.client.literal.ascii_fold`), the last guard behind the screens'
+    own ASCII drawing."""
+
+    class AsciiDriver(base):  # type: ignore[valid-type,misc]
+        def write(self, data: str) -> None:
+            super().write(ascii_fold(data))
+
+    return AsciiDriver
 
 
 def error_text(error: Error) -> str:
@@ -137,8 +154,11 @@ class MauMauApp(App[None]):
         on_welcome: Callable[[MauMauApp], object] | None = None,
         remember: bool = True,
         replay: int | None = None,
+        local: bool = False,
     ) -> None:
         super().__init__()
+        if ascii_only:
+            self.driver_class = ascii_driver(self.driver_class)
         self.connection = Connection(self.post_message)
         self.connection.host, self.connection.port = host, port
         self.connection.name = name
@@ -147,6 +167,9 @@ class MauMauApp(App[None]):
         self.on_welcome = on_welcome
         self.remember = remember
         self.replay_match = replay  # maumau-client --replay: show only this match
+        self.replay_password: str | None = None  # --password: the replayed match's table's
+        self.local = local  # maumau-client --local (see Host.local)
+        self.back_sent = False  # "back" is on its way (until the next table message)
         self.banner_text: str | None = None  # why the connection is down, while it is
         self.paused_text: str | None = None  # why the table is paused, while it is
         self.model = Model()
@@ -217,6 +240,18 @@ class MauMauApp(App[None]):
             and event.key not in ("ctrl+c", "ctrl+q")
         ):
             return
+        if (
+            isinstance(event, events.Key)
+            and self.model.away
+            and not self.model.offline
+            and isinstance(self.screen, TableScreen)
+            and event.key not in ("ctrl+c", "ctrl+q")
+        ):
+            # A bot plays for the player: any key takes the seat back, and only that.
+            if not self.back_sent:
+                self.back_sent = True
+                await self.send(Back())
+            return
         await super().on_event(event)
 
     def set_banner(self, text: str | None) -> None:
@@ -232,9 +267,17 @@ class MauMauApp(App[None]):
     def shown_banner(self) -> str | None:
         return self.banner_text or self.paused_text
 
-    def set_paused(self, paused: str | None) -> None:
-        """The table says whether it is paused (``table.paused``)."""
-        text = _(PAUSED_TEXT) if paused else None
+    def set_paused(self, paused: str | None, away: bool = False) -> None:
+        """The table says whether it is paused (``table.paused``: the server cannot
+        save, or the player stopped its clock) or a bot plays the player's seat
+        (``away``): the banner says so."""
+        text = None
+        if paused == "cannot_save":
+            text = _(PAUSED_TEXT)
+        elif away:
+            text = _(AWAY_TEXT)
+        elif paused:
+            text = _(HELD_TEXT)
         if text != self.paused_text:
             self.paused_text = text
             self.set_banner(self.banner_text)
@@ -367,6 +410,7 @@ class MauMauApp(App[None]):
             return  # shutting down: the screens are going away
         message = event.message
         model = self.model
+        was = model.tournament.info.state if model.tournament is not None else None
         if not model.apply(message):
             return
         if isinstance(message, Welcome):
@@ -388,7 +432,8 @@ class MauMauApp(App[None]):
             if model.table is None:
                 self.show_lobby()
         elif isinstance(message, TableInfo):
-            self.set_paused(message.paused)
+            self.back_sent = False
+            self.set_paused(message.paused, model.away)
             self._show_table(full=True)
         elif isinstance(message, View):
             if table is not None:
@@ -396,7 +441,7 @@ class MauMauApp(App[None]):
             else:
                 self._show_table(full=True)
         elif isinstance(message, Tournament):
-            self._tournament_arrived(message)
+            self._tournament_arrived(message, was)
         elif isinstance(message, (GameEvent, MauDecision)):
             if table is not None:
                 table.add_log(model.log[-1])
@@ -414,8 +459,10 @@ class MauMauApp(App[None]):
             if not (message.fatal and message.ref == "hello"):  # the connect screen says it
                 self.show_error(error_text(message))
 
-    def _tournament_arrived(self, message: Tournament) -> None:
-        """Redraw the tournament's screen, or show it if the player asked for it."""
+    def _tournament_arrived(self, message: Tournament, was: str | None = None) -> None:
+        """Redraw the tournament's screen, or show it if the player asked for it. When
+        the final starts and the player, not in it, is elsewhere (in the lobby, at
+        another table), a toast says so: nothing else would tell them."""
         screen = self._find(TournamentScreen)
         wanted = self.wants_tournament and self.wanted_tournament in (None, message.id)
         if wanted:
@@ -424,6 +471,12 @@ class MauMauApp(App[None]):
             screen.refresh_model()
         elif wanted and self.model.table is None:
             self.show_tournament()
+        if message.state == "final" and was not in (None, "final") and self.screen is not screen:
+            following = self.model.tournament
+            me = following.me() if following is not None else None
+            if me is None or me.get("table") is None:
+                text = _("The final of {name} has started: t in the lobby opens it, to watch.")
+                self.notify(text.format(name=message.name), timeout=8)
 
     async def _welcomed(self, message: Welcome) -> None:
         self.set_banner(None)  # (the model is back online: Model.apply)
@@ -441,7 +494,7 @@ class MauMauApp(App[None]):
             callback, self.on_welcome = self.on_welcome, None
             await callback(self)  # type: ignore[misc]
         if self.replay_match is not None and not self._records_screens():
-            self.push_screen(LoneReplayScreen(self.replay_match))
+            self.push_screen(LoneReplayScreen(self.replay_match, password=self.replay_password))
         for records in self._records_screens():
             records.reconnected()
 
@@ -504,7 +557,8 @@ class MauMauApp(App[None]):
         self.model.rewrite_log()
         paused = self.model.table.paused if self.model.table is not None else None
         self.paused_text = None
-        self.set_paused(paused if self._find(TableScreen) is not None else None)
+        if self._find(TableScreen) is not None:
+            self.set_paused(paused, self.model.away)
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
                 screen.drop_problem()
@@ -524,9 +578,10 @@ class MauMauApp(App[None]):
 
 
 async def create_local_table(app: MauMauApp, variant: str, bots: int) -> None:
-    """After the welcome of ``--local`` play: make a table with bots and start it."""
+    """After the welcome of ``--local`` play: make a table with bots (the table
+    screen starts its match once it is shown: nobody plays before the player sees
+    the table)."""
     seats = bots + 1
     await app.send(
         CreateTable("Local", {"variant": variant, "seats": seats}, tuple(range(1, seats)))
     )
-    await app.send(StartMatch())

@@ -37,8 +37,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from typing import Any, TypeVar
 
+from rich.cells import cell_len
 from rich.style import StyleType
 from rich.text import Text
 
@@ -101,3 +103,104 @@ def _clean_value(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _clean_value(item) for key, item in value.items()}
     return value
+
+
+# --- plain ASCII for a terminal that shows nothing else ----------------------------------
+
+# Symbols this client and its players use most, each as one ASCII character of the
+# same width.
+_SYMBOLS = {
+    "♠": "S",
+    "♥": "H",
+    "♦": "D",
+    "♣": "C",
+    "♤": "S",
+    "♡": "H",
+    "♢": "D",
+    "♧": "C",
+    "▶": ">",
+    "◀": "<",
+    "▲": "^",
+    "▼": "v",
+    "→": ">",
+    "←": "<",
+    "↑": "^",
+    "↓": "v",
+    "↻": ">",
+    "↺": "<",
+    "·": "-",
+    "•": "*",
+    "…": "~",
+    "✓": "+",
+    "✔": "+",
+    "–": "-",
+    "—": "-",
+    "‘": "'",
+    "’": "'",
+    "‚": ",",
+    "“": '"',
+    "”": '"',
+    "„": '"',
+    "«": '"',
+    "»": '"',
+    "ß": "s",
+    "æ": "a",
+    "Æ": "A",
+    "ø": "o",
+    "Ø": "O",
+    "œ": "o",
+    "Œ": "O",
+    "đ": "d",
+    "Đ": "D",
+    "ł": "l",
+    "Ł": "L",
+    "ı": "i",
+    "þ": "t",
+    "Þ": "T",
+    "ð": "d",
+    "Ð": "D",
+    "\u00a0": " ",
+}
+
+
+class _Folding(dict[int, str]):
+    """``str.translate`` table of :func:`ascii_fold`, filled as characters come."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        folded = _fold_char(char)
+        self[code] = folded
+        return folded
+
+
+def _fold_char(char: str) -> str:
+    if char.isascii():
+        return char
+    width = cell_len(char)
+    if width <= 0:
+        return ""  # a combining mark or a joiner: its letter is folded already
+    if char in _SYMBOLS:
+        return _SYMBOLS[char][:width].ljust(width, "?")
+    name = unicodedata.name(char, "")
+    if name.startswith("BOX DRAWINGS"):
+        guess = "-" if "HORIZONTAL" in name else "|" if "VERTICAL" in name else "+"
+    elif "BLOCK" in name or name.startswith("SHADE") or "SHADE" in name:
+        guess = "#"
+    else:
+        guess = "".join(c for c in unicodedata.normalize("NFKD", char) if c.isascii())
+        guess = "".join(c for c in guess if c.isprintable())
+    return (guess or "?")[:width].ljust(width, "?")
+
+
+_FOLDING = _Folding()
+
+
+def ascii_fold(text: str) -> str:
+    """``text`` as a terminal without UTF-8 can show it: every character that is not
+    ASCII becomes ASCII of the same width on the screen (``ä`` ``a``, ``ß`` ``s``,
+    ``♥`` ``H``, a box-drawing line ``-`` or ``|``, a wide character ``??``, anything
+    else ``?``), so that nothing is garbled and nothing moves. ASCII comes back as it
+    is; so do escape sequences, which are ASCII."""
+    if text.isascii():
+        return text
+    return text.translate(_FOLDING)
