@@ -1,6 +1,7 @@
-"""The help dialog: every key of the lobby and the table, how to say Mau and how the
-server decides who said it first, how tournaments go, and the table's own settings in
-words.
+"""The help dialog: at a table it opens on the game's rules in short and where the
+table departs from them (:mod:`.help_rules`), then every key, how to say Mau and how
+the server decides who said it first, being away and coming back, and how
+tournaments go; in the lobby, the keys first, then both games' rules.
 
 The keys and rules are the client's own markup; the settings hold the server's
 values, so they are appended as literal text (:func:`help_text`), never read as
@@ -9,8 +10,10 @@ markup.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
+from rich.console import Console
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,36 +23,56 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .. import config, i18n
+from ..host import host_of
 from ..i18n import LANGUAGES, N_, _, ngettext, pgettext
 from ..literal import literal
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
+from .help_rules import departures, rules, rules_title
 
 
-def help_markup() -> str:
-    """The keys and how to say Mau, in the client's own markup and the player's
-    language (each section one message, so a translation may lay out its columns)."""
+def keys_markup() -> tuple[str, str]:
+    """The keys of the lobby and of the table, in markup: one key a line, so that no
+    key is wrapped away from its meaning at the narrowest size (each section is one
+    message, so a translation may lay out its column)."""
     lobby = _(
         """\
 [b]Keys in the lobby[/b]
-  Enter  join the table          w  watch it       n  new table
-  s, l   leaderboard (stats)     h  match history (Enter replays one)
-  Tab    chat                    q  quit
+  Enter  join the table (or take your seat back)
+  w      watch it
+  n      new table
+  s, l   leaderboard (stats)
+  h      match history (Enter replays one)
+  t, T   a tournament / a new tournament
+  Tab    chat
+  q      quit
 """
     )
     table = _(
         """\
 [b]Keys at the table[/b]
-  Left/Right, 1-9  pick a card        Enter  play it
-  d  draw a card                      k      keep the drawn card
-  t  take the penalty                 x      challenge a Wild Draw 4
-  m  arm "Mau" for your next play, or say it right after
-  M  the same for "Mau Mau" (Mau Mau only, keeping a Jack)
-  c  catch a player who forgot        r      rematch, after a match
-  s  start (the table's creator)      Tab    chat
-  ?  this help                        q      leave the table
+  Left/Right, 1-9  pick a card
+  Enter  play it (in the waiting room: ready)
+  d      draw a card
+  k      keep the drawn card
+  t      take the penalty
+  x      challenge a Wild Draw 4
+  m      "Mau" with your next play, or right after it
+  M      the same for "Mau Mau" (keeping a Jack)
+  c      catch a player who forgot
+  r      ask for a rematch, after a match
+  s      start (the table's creator)
+  Tab    chat
+  ?      this help
+  q      leave the table (your seat is kept for you)
 """
     )
+    return lobby, table
+
+
+def prose_markup() -> dict[str, str]:
+    """The help's sections of prose, in markup: a heading line, then the text (whose
+    line breaks the help does not keep: it wraps each section to the width)."""
     mau = _(
         """\
 [b]Saying Mau[/b]
@@ -71,6 +94,15 @@ def help_markup() -> str:
   says how much each call or catch counted earlier.
 """
     )
+    away = _(
+        """\
+[b]Away and back[/b]
+  Three turns timed out in a row, and a bot plays for you: any key
+  takes your seat back. Leaving a table keeps your seat: Enter on it
+  in the lobby takes it back. A rematch starts when every player
+  asks for it (r), or 30 s after the first did.
+"""
+    )
     tournaments = _(
         """\
 [b]Tournaments[/b]
@@ -82,19 +114,121 @@ def help_markup() -> str:
   then the score. From the tournament's screen Enter watches a table.
 """
     )
+    return {"mau": mau, "lag": lag, "away": away, "tournaments": tournaments}
+
+
+HEAD_WIDTH = 10  # the column of the rules' heads (a longer head has a line of its own)
+_CONSOLE = Console(width=200, file=io.StringIO(), color_system=None)
+
+
+def paragraph(markup: str, width: int, indent: int, head: str = "") -> Text:
+    """``markup`` as one paragraph wrapped to ``width``, every line ``indent`` cells in;
+    ``head`` (markup too) in front of the first line when it fits in the indent, else
+    on a line of its own."""
+    body = Text.from_markup(" ".join(markup.split()))
+    lines = body.wrap(_CONSOLE, max(10, width - indent))
+    text = Text()
+    shown = Text.from_markup(head) if head else None
+    if shown is not None and shown.cell_len > indent - 4:
+        text.append("  ")
+        text.append_text(shown)
+        text.append("\n")
+        shown = None
+    for i, line in enumerate(lines):
+        if i == 0 and shown is not None:
+            text.append("  ")
+            text.append_text(shown)
+            text.append(" " * (indent - 2 - shown.cell_len))
+        else:
+            text.append(" " * indent)
+        text.append_text(line)
+        text.append("\n")
+    return text
+
+
+def section(markup: str, width: int) -> Text:
+    """A section of prose: its heading line (if it has one), then the rest as one
+    paragraph wrapped to ``width``, two cells in."""
+    first, _nl, rest = markup.partition("\n")
+    text = Text()
+    if first.startswith("[b]"):
+        text.append_text(Text.from_markup(first))
+        text.append("\n")
+    else:
+        rest = markup
+    if rest.strip():
+        text.append_text(paragraph(rest, width, 2))
+    return text
+
+
+def rules_text(variant: str, settings: dict[str, Any] | None, ascii_only: bool, width: int) -> Text:
+    """The game's rules in short, wrapped to ``width``."""
+    text = Text.from_markup(rules_title(variant))
+    text.append("\n")
+    found = rules(variant, settings, ascii_only)
+    heads = [Text.from_markup(head).cell_len for head, _body in found if head]
+    indent = 2 + min(HEAD_WIDTH, max(heads, default=0)) + 2
+    for head, body in found:
+        if head:
+            text.append_text(paragraph(body, width, indent, f"[b]{head}[/b]"))
+        else:
+            text.append_text(paragraph(body, width, 2))
+    return text
+
+
+def help_text(
+    rules_lines: str,
+    settings: dict[str, Any] | None = None,
+    ascii_only: bool = False,
+    width: int = 70,
+) -> Text:
+    """The whole help in the player's language, wrapped to ``width``: at a table, its
+    game's rules first (what a newcomer needs), the table's own settings (which hold
+    the server's values, so are never read as markup) and where they depart from the
+    rules as written, then the keys; in the lobby, its keys, then both games' rules."""
+    lobby, table = keys_markup()
+    prose = prose_markup()
     # NOTE: the language line of the help: "L" is the key, {language} the current one.
     language = _("[b]Language[/b]  L  {language} (press L for the next)").format(
         language=LANGUAGES[i18n.language()]
     )
-    heading = _("[b]This table[/b]")
-    return f"{lobby}\n{table}\n{mau}{lag}\n{tournaments}\n{language}\n\n{heading}\n"
-
-
-def help_text(rules: str) -> Text:
-    """The help: keys and rules in the client's own markup, then the table's settings
-    in words (which hold the server's values, so are never read as markup)."""
-    text = Text.from_markup(help_markup())
-    text.append_text(literal(rules or _("  (not at a table)"), lines=True))
+    text = Text()
+    if settings:
+        variant = str(settings.get("variant", "classic"))
+        text.append_text(rules_text(variant, settings, ascii_only, width))
+    else:
+        text.append_text(Text.from_markup(lobby))
+        for variant in ("classic", "american"):
+            text.append("\n")
+            text.append_text(rules_text(variant, None, ascii_only, width))
+    text.append("\n")
+    text.append_text(Text.from_markup(_("[b]This table[/b]")))
+    text.append("\n")
+    text.append_text(literal(rules_lines or _("  (not at a table)"), lines=True))
+    text.append("\n")
+    if settings:
+        changed = departures(settings)
+        if changed:
+            text.append_text(Text.from_markup(_("  [b]Departing from the rules as written:[/b]")))
+            text.append("\n")
+            for line in changed:
+                text.append_text(paragraph(line, width, 4, "-"))
+        else:
+            text.append("  " + _("The rules as written, no house rule changed.") + "\n")
+    text.append("\n")
+    text.append_text(Text.from_markup(table))
+    text.append("\n")
+    text.append_text(section(prose["mau"], width))
+    text.append_text(section(prose["lag"], width))
+    text.append("\n")
+    text.append_text(section(prose["away"], width))
+    text.append("\n")
+    text.append_text(section(prose["tournaments"], width))
+    text.append("\n")
+    if settings:
+        text.append_text(Text.from_markup(lobby))
+        text.append("\n")
+    text.append_text(Text.from_markup(language))
     text.append("\n")
     return text
 
@@ -144,6 +278,9 @@ def rules_summary(settings: dict[str, Any]) -> str:
     return "\n".join("  " + line for line in lines)
 
 
+DIALOG_WIDTH = 76  # as .dialog in the stylesheet
+
+
 class LanguageChanged(Message):
     """The player chose another language on the help screen (already spoken and
     remembered): the app redraws its screens."""
@@ -164,11 +301,19 @@ class HelpScreen(AsciiAware, ModalScreen[None]):
         self.settings = settings  # when given, the rules are written again in a new language
 
     def compose(self) -> ComposeResult:
-        rules = rules_summary(self.settings) if self.settings else self.rules
         with VerticalScroll(classes="dialog", id="help"):
-            yield Static(help_text(rules))
+            yield Static(self._help(), id="help-text")
             yield Static(_("Esc closes"), classes="hint")
         yield KeyFooter()
+
+    def _help(self) -> Text:
+        rules_lines = rules_summary(self.settings) if self.settings else self.rules
+        # The dialog's width less its border, padding and scrollbar.
+        width = min(DIALOG_WIDTH, self.app.size.width or 80) - 8
+        return help_text(rules_lines, self.settings, host_of(self.app).ascii_only, width)
+
+    def on_resize(self) -> None:
+        self.query_one("#help-text", Static).update(self._help())
 
     async def action_language(self) -> None:
         """Speak the next offered language at once, and remember it."""
