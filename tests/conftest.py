@@ -57,3 +57,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         seconds = marker.args[0] if marker else DEFAULT_DEADLINE
         run = functools.partial(_run_with_deadline, seconds)
         item.add_marker(pytest.mark.trio(run=run), append=False)
+
+
+@pytest.fixture(autouse=True)
+def own_client_config(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory):
+    """Each test has a client config of its own: what one test's client remembers (a
+    language, the last table's settings) never changes what another one shows."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))

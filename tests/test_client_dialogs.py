@@ -10,6 +10,7 @@ from typing import Any
 
 from textual.screen import Screen
 
+from maumau.client import config
 from maumau.client.screens.help import HelpScreen
 from maumau.client.screens.history import HistoryScreen
 from maumau.client.screens.leaderboard import LeaderboardScreen
@@ -107,7 +108,14 @@ def test_the_game_brings_its_own_seats_and_target_unless_typed() -> None:
     assert isinstance(create, CreateTable)
     assert create.settings["variant"] == "american"
     assert create.settings["seats"] == 6 and create.settings["target_score"] == 500
+    # The next time, the dialog starts with that table's settings.
+    app = Recording(lobby(), NewTableScreen)
+    run(app, ["enter"])
+    [again] = app.sent
+    assert isinstance(again, CreateTable)
+    assert again.settings == create.settings and again.bots == create.bots
     # A typed seat count stays when the game changes.
+    config.path().unlink()  # from the defaults again (Mau Mau)
     app = Recording(lobby(), NewTableScreen)
     run(app, ["tab", "tab", "backspace", "3", "shift+tab", "space", "enter"])
     [create] = app.sent

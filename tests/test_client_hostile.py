@@ -495,7 +495,7 @@ def test_lobby_chat_refusals_and_records(pool: list[str]) -> None:
         if isinstance(message, JoinTable):
             return [Error("table_full", refusal, "join_table")]
         if isinstance(message, GetStats):
-            return [Stats(tuple(leaders), mine)]
+            return [Stats(tuple(leaders), mine, message.variant)]
         if isinstance(message, ListMatches):
             if message.mine:
                 return [Error("no_such_thing", history_refusal, "list_matches")]

@@ -132,6 +132,7 @@ STATS = Stats(
         player("Finn", 2, 0, 1, 20.0),
     ),
     player("Ann", 10, 3, 25, 97.3),
+    "classic",
 )
 
 FINISHED = 1_746_131_400.0  # 2025-05-01 20:30 UTC

@@ -119,7 +119,22 @@ def test_where_the_player_sits_is_said_in_words() -> None:
     assert before.can_go("Cleo") and not before.can_go("Ann")
     over = model_with(WELCOME, tournament(state="finished", clock=None)).tournament
     assert over is not None
-    assert over.you_words("Ann") == "Final standings: you are number 2 of 11."
+    # With a final, the standings' order is the final's first: said, so that 2nd with
+    # fewer points than 3rd is no riddle.
+    assert over.you_words("Ann") == (
+        "Final standings: you are number 2 of 11 "
+        "(the final decided places 1 to 4, the points the rest)."
+    )
+    no_final = model_with(WELCOME, tournament(state="finished", clock=None, final=False)).tournament
+    assert no_final is not None
+    assert no_final.you_words("Ann") == "Final standings: you are number 2 of 11."
+    # Someone following, not registered, while a series runs: when may they join?
+    late = model_with(WELCOME, tournament(you=None, late_join=True)).tournament
+    assert late is not None
+    assert "late arrivals may register (r) in the break after this series" in late.you_words("Zed")
+    closed = model_with(WELCOME, tournament(you=None, late_join=False)).tournament
+    assert closed is not None
+    assert closed.you_words("Zed").endswith("its registration is closed.")
 
 
 def test_unfollowing_drops_the_updates_already_on_their_way() -> None:

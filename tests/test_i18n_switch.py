@@ -54,10 +54,11 @@ def test_l_on_the_help_switches_the_language_at_once_and_remembers_it(english: P
         async with app.run_test(size=(80, 24)) as pilot:
             await shows(pilot, app, "your turn", "? help", "Bob plays 7♣")
             await pilot.press("question_mark")
-            await shows(pilot, app, "Keys in the lobby", "L language")
+            # At a table the help opens on the game's rules.
+            await shows(pilot, app, "Mau Mau: the rules in short", "L language")
             assert isinstance(app.screen, HelpScreen)
             await pilot.press("L")
-            await shows(pilot, app, "Tasten in der Lobby", "L Sprache")
+            await shows(pilot, app, "Mau Mau: die Regeln kurz", "L Sprache")
             assert i18n.language() == "de"
             await pilot.press("pagedown")  # the help still scrolls by keys
             help_box = app.screen.query_one("#help")
@@ -71,7 +72,7 @@ def test_l_on_the_help_switches_the_language_at_once_and_remembers_it(english: P
             assert "your turn" not in text and "Bob plays" not in text
             await pilot.press("question_mark")
             await pilot.press("L")  # on to Czech
-            await shows(pilot, app, "Klávesy v lobby")
+            await shows(pilot, app, "Mau Mau: pravidla v kostce")
             assert i18n.language() == "cs"
             assert json.loads(english.read_text())["language"] == "cs"
 

@@ -83,7 +83,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("client widgets", ["maumau.client.widgets.*"]),
     ("client screens", ["maumau.client.screens.*"]),
     ("client app", ["maumau.client.connection", "maumau.client.app"]),
-    ("client cli", ["maumau.client.cli", "maumau.client.local"]),
+    ("client cli", ["maumau.client.cli", "maumau.client.local", "maumau.client.party"]),
 ]
 LAZY_ON_PURPOSE = {("maumau.client.local", "maumau.server")}
 

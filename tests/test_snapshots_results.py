@@ -132,8 +132,12 @@ def american_rounds(rounds: int = 6, phase: str = "round_over") -> list[Message]
 
 
 def classic_match_over() -> list[Message]:
-    """Four players of Mau Mau, the third round ends the match: Cleo wins."""
-    seats = (seat("Ann"), seat("Bob"), seat("Cleo"), seat("Dan", bot=True, level="hard"))
+    """Four players of Mau Mau, the third round ends the match: Cleo wins. Nobody has
+    asked for a rematch yet (after a match a person's ``ready`` is that vote)."""
+    seats = tuple(
+        {**s, "ready": s["bot"]}
+        for s in (seat("Ann"), seat("Bob"), seat("Cleo"), seat("Dan", bot=True, level="hard"))
+    )
     info = TableInfo(
         3, "Friday", {"variant": "classic", "target_score": 150}, seats, (), "finished", "Ann", 0
     )
@@ -331,7 +335,7 @@ def test_q_on_the_match_result_leaves_the_table() -> None:
     run(scenario())
 
 
-def test_leaving_after_the_match_says_it_is_over() -> None:
+def test_leaving_after_the_match_says_the_seat_is_kept_for_the_rematch() -> None:
     async def scenario() -> None:
         app = Recording(classic_match_over())
         async with app.run_test(size=(80, 24)) as pilot:
@@ -341,8 +345,8 @@ def test_leaving_after_the_match_says_it_is_over() -> None:
             await pilot.press("q")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             question = app.screen.question
-            assert "bot takes your seat" not in question
-            assert "match is over" in question
+            assert "bot plays your seat" not in question
+            assert "kept for the rematch" in question and "Enter on this table" in question
 
     run(scenario())
 

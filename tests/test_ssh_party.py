@@ -255,10 +255,17 @@ class Guests:
             self.tmux("send-keys", "-t", session, "-l", text)
         self.tmux("send-keys", "-t", session, "Enter")
 
-    def enter(self, session: str, name: str, pin: str) -> None:
-        self.wait_for(session, "Your name:")
+    def enter(
+        self,
+        session: str,
+        name: str,
+        pin: str,
+        ask: str = "Your name:",
+        ask_pin: str = "PIN to keep the name {name}",
+    ) -> None:
+        self.wait_for(session, ask)
         self.type(session, name)
-        self.wait_for(session, f"PIN to keep the name {name}")
+        self.wait_for(session, ask_pin.format(name=name))
         self.type(session, pin)
 
     def close(self) -> None:
@@ -284,16 +291,19 @@ def test_guests_log_in_over_ssh_and_see_the_lobby(tmp_path: Path) -> None:
             guests.enter("ann", "Ann", "4242")
             lobby = guests.wait_for("ann", "you: Ann", "online (1)", "n new table", "q quit")
             assert f"127.0.0.1:{server_port}" in lobby
-            # Bob's terminal speaks German: ssh sends his LANG, and the client does too.
-            guests.login("bob", lang="de_DE.UTF-8")
-            guests.enter("bob", "Bob", "")
-            guests.wait_for("bob", "du: Bob", "online (2)", "Ann  Bob", "n neu", "? Hilfe")
-            guests.wait_for("ann", "online (2)", "Ann  Bob")
+            # Jo's terminal speaks German: ssh sends his LANG, and the login asks in
+            # German, as the client speaks. Jo is a name a bot once had: it is his.
+            guests.login("jo", lang="de_DE.UTF-8")
+            welcome = guests.wait_for("jo", "Willkommen", "Dein Name:")
+            assert "Welcome" not in welcome and "Your name" not in welcome
+            guests.enter("jo", "Jo", "", ask="Dein Name:", ask_pin="PIN, damit {name}")
+            guests.wait_for("jo", "du: Jo", "online (2)", "Ann  Jo", "n neu", "? Hilfe")
+            guests.wait_for("ann", "online (2)", "Ann  Jo")
 
             # Ann quits: her ssh session ends, and so does her place in the lobby.
             guests.tmux("send-keys", "-t", "ann", "q")
             guests.wait_for("ann", "SSH-ENDED")
-            guests.wait_for("bob", "online (1)")
+            guests.wait_for("jo", "online (1)")
 
             # The server keeps records, so her name is reserved: not for a wrong PIN,
             # but hers again on her next login with hers.
@@ -569,3 +579,22 @@ def test_the_guests_locale_chooses_the_language(env: dict[str, str], expected: s
     """Only a plain language code of the guest's locale reaches the client (as its
     ``LANGUAGE``), read in gettext's order."""
     assert load_ssh_party().guest_language(env) == expected
+
+
+def test_the_login_asks_in_the_guests_language() -> None:
+    """The wrapper's questions come from the client's catalogs, in the language the
+    guest's locale asks for; a name with the bots' mark is refused before the client."""
+    from maumau.client import i18n
+
+    party = load_ssh_party()
+    try:
+        german = party.Words({"LANG": "de_DE.UTF-8"})
+        assert german("ASK_NAME", "Your name: ") == "Dein Name: "
+        assert german("ASK_PIN", "PIN {name}", name="Jo").startswith("PIN, damit Jo")
+        assert "Sternchen" in party.valid_name("Jo*", german)
+        english = party.Words({"LANG": "C"})
+        assert english("WELCOME", "", server="h:1") == "Welcome to the maumau party (h:1)."
+        assert "asterisk" in party.valid_name("Ada*", english)
+        assert party.valid_name("Ada", english) is None
+    finally:
+        i18n.set_language("en")

@@ -1,7 +1,7 @@
 """``maumau-client``: play Mau Mau in the terminal.
 
 maumau-client host:port [--name NAME] [--ascii]
-maumau-client --replay MATCH_ID host:port   (watch a finished match, then quit)
+maumau-client --replay MATCH_ID host:port [--password P]   (watch a finished match, then quit)
 maumau-client --local [--variant classic|american] [--bots N]
 maumau-client                       (asks where to connect)
 maumau-client --lang de ...         (the language; remembered for the next runs)
@@ -167,6 +167,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ),
     )
     parser.add_argument(
+        "--password",
+        help=_(
+            "with --replay: the password of the match's table (needed for a locked "
+            "table's match by anyone who did not sit there)"
+        ),
+    )
+    parser.add_argument(
         "--lang",
         choices=list(i18n.LANGUAGES),
         help=_("the language: {choices} (remembered; default: your environment's)").format(
@@ -180,6 +187,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(_("--replay needs the server's host:port (and no --local)"))
     if args.replay is not None and args.replay < 1:
         parser.error(_("--replay: a match id is a number from 1"))
+    if args.password is not None and args.replay is None:
+        parser.error(_("--password goes with --replay"))
+    if args.password is not None and not 1 <= len(args.password) <= 64:
+        parser.error(_("--password: 1 to 64 characters"))
     if args.local:
         check_bots(parser, args.variant, args.bots)
     if args.name is not None and not 1 <= len(args.name.strip()) <= 24:
@@ -205,6 +216,7 @@ def main(argv: list[str] | None = None) -> None:
             ascii_only,
             on_welcome=functools.partial(create_local_table, variant=args.variant, bots=args.bots),
             remember=False,
+            local=True,
         )
     elif args.address:
         parsed = parse_address(args.address)
@@ -213,6 +225,7 @@ def main(argv: list[str] | None = None) -> None:
             print(text.format(address=repr(args.address)), file=sys.stderr)
             raise SystemExit(2)
         app = MauMauApp(parsed[0], parsed[1], name, ascii_only, replay=args.replay)
+        app.replay_password = args.password
     else:
         app = MauMauApp(None, None, name, ascii_only)
     app.exit_signals = (signal.SIGTERM, signal.SIGHUP)

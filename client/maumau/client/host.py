@@ -38,6 +38,11 @@ class Host(Protocol):
     def shown_banner(self) -> str | None:
         """The line every screen's banner shows now (None: no banner)."""
 
+    @property
+    def local(self) -> bool:
+        """``--local``: one player against bots of an embedded server; the table's
+        match starts once its screen is shown, and leaving it quits."""
+
 
 def host_of(app: object) -> Host:
     """``self.app`` of a screen or widget, typed as the :class:`Host` it is."""

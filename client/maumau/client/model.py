@@ -162,6 +162,7 @@ class Model:
     dropped_tournament: int | None = None  # stopped following it: its late updates go
     pending_password: str | None = None  # the password a tournament was asked for with
     clock: Callable[[], float] = time.monotonic  # when messages arrive (tests hold it)
+    rematch_due: float | None = None  # on ``clock``: when the rematch asked for starts
 
     def apply(self, message: Message) -> bool:
         """Fold ``message`` in; False if it was ignored: about a table we have left, or
@@ -187,6 +188,8 @@ class Model:
                 self.view = None
                 self.score_history = []
             self.table = message
+            ms = message.rematch_ms
+            self.rematch_due = None if ms is None else self.clock() + ms / 1000
         elif isinstance(message, View):
             self._fold_view(message)
         elif isinstance(message, Tournament):
@@ -295,8 +298,66 @@ class Model:
 
     @property
     def paused(self) -> bool:
-        """The table is paused: the server cannot save (``table.paused``)."""
+        """The table is frozen: the server cannot save (``table.paused``)."""
+        return self.table is not None and self.table.paused == "cannot_save"
+
+    @property
+    def held(self) -> bool:
+        """The player alone with bots stopped the table's clock (``pause``), while
+        they read the help."""
+        return self.table is not None and self.table.paused == "player"
+
+    @property
+    def clock_stopped(self) -> bool:
+        """No timer of the table runs: the countdowns stand still."""
         return self.table is not None and self.table.paused is not None
+
+    @property
+    def away(self) -> bool:
+        """A bot plays my seat (after three timeouts): any key takes it back."""
+        table = self.table
+        if table is None or table.you is None or table.state != "playing":
+            return False
+        return bool(table.seats[table.you]["away"])
+
+    @property
+    def alone_with_bots(self) -> bool:
+        """I am the only person at a running match (every other seat a bot, nobody
+        watching): the clock may stop while I read the help. Not at a tournament's
+        table, whose clock stops for nobody."""
+        table, view = self.table, self.view
+        if table is None or table.you is None or table.state != "playing" or view is None:
+            return False
+        if table.tournament is not None or table.spectators:
+            return False
+        return all(s["bot"] for i, s in enumerate(table.seats) if i != table.you)
+
+    def rematch_asked(self) -> tuple[list[str], list[str]]:
+        """After a match: who asked for the rematch, and who it still waits for
+        (players' names; bots always agree)."""
+        table = self.table
+        if table is None or table.state != "finished":
+            return [], []
+        names = self.names()
+        people = [(i, s) for i, s in enumerate(table.seats) if s["name"] and not s["bot"]]
+        asked = [names[i] for i, s in people if s["ready"]]
+        waiting = [names[i] for i, s in people if not s["ready"]]
+        return asked, waiting
+
+    def i_asked_for_rematch(self) -> bool:
+        table = self.table
+        return (
+            table is not None
+            and table.state == "finished"
+            and table.you is not None
+            and bool(table.seats[table.you]["ready"])
+        )
+
+    def rematch_seconds(self) -> float | None:
+        """Seconds until the rematch asked for starts by itself (None: none is)."""
+        if self.rematch_due is None or self.table is None or self.table.rematch_ms is None:
+            return None
+        return max(0.0, self.rematch_due - self.clock())
 
     def lost_connection(self) -> None:
         """The connection dropped: nothing the player does reaches the server until
@@ -459,7 +520,28 @@ class Model:
             return [_("play the drawn card or keep it (k)")]
         if not legal and self.legal("draw"):
             return [_("no card fits: draw (d)")]
+        if legal:
+            return [self.fits_hint(ascii_only)]
         return []
+
+    def fits_hint(self, ascii_only: bool) -> str:
+        """Why the marked cards are the ones that fit, in words: the legend of the
+        mark under them."""
+        view = self.view
+        assert view is not None
+        mark = "+" if ascii_only else "✓"
+        top = label(view.top, ascii_only)
+        if self.is_classic():
+            if view.named:
+                text = _("{mark} fits: a {suit} card (the Jack's wish), or a Jack")
+            else:
+                text = _("{mark} fits: the suit or rank of {top}, or a Jack")
+        elif view.named:
+            text = _("{mark} fits: a {suit} card (the wild's colour), or a Wild")
+        else:
+            text = _("{mark} fits: the colour, number or symbol of {top}, or a Wild")
+        suit = suit_words(view.named, ascii_only) if view.named else ""
+        return text.format(mark=mark, top=top, suit=suit)
 
     def variant(self) -> str:
         if self.table is None:

@@ -100,11 +100,27 @@ def title(model: Model, ascii_only: bool, width: int = 80) -> Text:
         else:
             length = _("to {target}").format(target=target)
         dot = "-" if ascii_only else "·"
-        about = f" {dot} ".join(part for part in (table.name, game, where, length) if part)
-        text.append(_fit(about, width - 1 - len(text.plain) - len(you) - 1, ascii_only))
+        room = width - 1 - len(text.plain) - len(you) - 1
+        text.append(_fit_title(table.name, [game, where, length], f" {dot} ", room, ascii_only))
     pad = max(1, width - 1 - len(text.plain) - len(you))
     text.append(" " * pad + you)
     return text
+
+
+def _fit_title(name: str, parts: list[str], joint: str, room: int, ascii_only: bool) -> str:
+    """The table's name and ``parts`` (game, round, length) in ``room`` columns: the
+    name gives way first (cut, to four letters at least), then the parts from the
+    front (the game, then the round); what is shown is never cut in the middle
+    ("to 500" never becomes "to 5...")."""
+    shown = [part for part in parts if part]
+    while True:
+        rest = joint.join(shown)
+        left = room - len(rest) - (len(joint) if rest else 0)
+        if len(name) <= left:
+            return joint.join([name, *shown])
+        if left >= 4 or len(shown) <= 1:
+            return joint.join([_fit(name, max(1, left), ascii_only), *shown])[: max(0, room)]
+        shown = shown[1:]
 
 
 def opponents(model: Model, ascii_only: bool, width: int = 80, header: bool = True) -> Text:
@@ -400,9 +416,37 @@ def pile(
     elif view.phase == "match_over":
         winner = names[view.winner] if view.winner is not None else "?"
         text.append(_("match over: {name} wins").format(name=winner), style="bold")
+        rematch = rematch_words(model)
+        if rematch:
+            dot = " - " if ascii_only else " · "
+            text.append(dot + rematch)
     if clock_stopped and view.phase != "playing":
         text.append("  " + _("clock stopped"), style="bold")
     return text
+
+
+def rematch_words(model: Model) -> str:
+    """After a match: where the rematch stands, in words (who asked, whom it waits
+    for, when it starts by itself); "" at a tournament's table or before anybody asked
+    (the keys say how to ask)."""
+    if model.at_tournament_table:
+        return ""
+    asked, waiting = model.rematch_asked()
+    seconds = model.rematch_seconds()
+    if not asked or seconds is None:
+        return ""
+    comma = pgettext("list separator", ", ")
+    if not waiting:
+        return _("rematch: everyone agrees")
+    if not model.i_asked_for_rematch() and model.seat is not None:
+        return ngettext(
+            "{names} asks for a rematch: r agrees (it starts in {n} s)",
+            "{names} ask for a rematch: r agrees (it starts in {n} s)",
+            len(asked),
+        ).format(names=comma.join(asked), n=int(seconds))
+    return _("rematch in {n} s, waiting for {names}").format(
+        n=int(seconds), names=comma.join(waiting)
+    )
 
 
 def hand(
@@ -419,17 +463,22 @@ def hand(
     text = Text()
     if model.view is None:
         who = model.table.creator if model.table else None
-        if model.table is not None and model.table.you is not None and who == model.name:
+        seated = model.table is not None and model.table.you is not None
+        if seated and who == model.name:
             text.append(" " + _("Press s to start; bots take the free seats."))
         elif who:
             text.append(" " + _("Waiting for {name} to start the match.").format(name=who))
         else:
             text.append(" " + _("Waiting for the creator to start the match."))
+        if seated:
+            # NOTE: the waiting room, under the seats: Enter says ready (or not).
+            text.append("\n " + _("Enter: ready (it starts once all seats are ready)"))
         return text
     if model.view.hand is None:
         text.append(" " + _("(watching: no hand)"))
         return text
     legal = model.playable() if model.my_turn else set()
+    fit = "+" if ascii_only else "✓"  # under (or after) each card that fits: the hint says why
     if not cards:
         text.append(" " + _("no cards"))
         return text
@@ -449,9 +498,10 @@ def hand(
             rows[2].append(f"{bl}{h * 5}{br} ", style="bold" if i == cursor else "dim")
             number = str(i + 1) if i < 9 else " "
             mark = "^" if ascii_only else "▲"
-            rows[3].append(
-                f"{(mark if i == cursor else number):^7} ", style="bold" if i == cursor else "dim"
-            )
+            fits = (fit if code in legal else "").ljust(len(fit) if legal else 0)
+            under = f"{(mark if i == cursor else number)}{fits}"
+            bold = i == cursor or code in legal
+            rows[3].append(f"{under:^7} ", style="bold" if bold else "dim")
         for row in rows:
             text.append_text(row)
             text.append("\n")
@@ -462,7 +512,7 @@ def hand(
             text.append(
                 f"[{label(code, ascii_only)}]", style=card_style(code, code in legal, i == cursor)
             )
-            text.append(" ")
+            text.append(fit if code in legal else " ", style="bold")
         text.append("\n")
     if problem:
         text.append(f" ! {problem}", style="bold yellow")

@@ -229,6 +229,16 @@ class Following:
             return _("waiting for the director's go")
         return ""
 
+    def final_size(self) -> int:
+        """How many played the final (the places it decided): its table's players,
+        else the table size."""
+        info = self.info
+        for row in info.tables:
+            if row["series"] == info.series + 1:
+                return len(row["names"])
+        seats = info.settings.get("seats")
+        return seats if isinstance(seats, int) and not isinstance(seats, bool) else 4
+
     def length_words(self) -> str:
         """How long a series is: ``3 deals a series`` or ``to 150 points``."""
         info = self.info
@@ -249,8 +259,18 @@ class Following:
             if self.registration_open():
                 return _("You are not registered: r registers you.")
             if state == "finished":
+                if info.final:
+                    return _(
+                        "The tournament is over. The final decided places 1 to {n}, "
+                        "the points the rest."
+                    ).format(n=self.final_size())
                 return _("The tournament is over.")
-            return _("You are following this tournament.")
+            if info.late_join and state == "playing" and info.series_no < info.series:
+                return _(
+                    "You are following this tournament: late arrivals may register (r) "
+                    "in the break after this series."
+                )
+            return _("You are following this tournament; its registration is closed.")
         if me["withdrawn"]:
             return _("You have withdrawn; your results so far stay in the standings.")
         if state == "registering":
@@ -260,6 +280,11 @@ class Following:
                 self.players(),
             ).format(n=self.players())
         if state == "finished":
+            if info.final:
+                return _(
+                    "Final standings: you are number {rank} of {n} (the final decided "
+                    "places 1 to {k}, the points the rest)."
+                ).format(rank=me["rank"], n=len(info.standings), k=self.final_size())
             return _("Final standings: you are number {rank} of {n}.").format(
                 rank=me["rank"], n=len(info.standings)
             )

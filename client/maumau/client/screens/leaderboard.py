@@ -43,15 +43,39 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
     BINDINGS = [
         *CLOSE_KEYS,
         Binding("r", "ask", N_("refresh")),
+        Binding("g", "game", N_("game")),
     ]
+
+    GAMES: tuple[str | None, ...] = ("classic", "american", None)  # g goes round them
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.game: str | None = "classic"  # whose matches count: one game, or both (None)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="leaderboard"):
-            yield Static(_("Leaderboard"), classes="title")
+            yield Static(self._title(), classes="title", id="leaders-title")
             yield DataTable(id="leaders", cursor_type="row", zebra_stripes=True)
             yield Static("", id="leaders-you")
-            yield Static(_("Esc or q closes, r refreshes"), classes="hint")
+            # NOTE: the keys of the leaderboard: g shows the other game's (or both).
+            yield Static(_("Esc or q closes, r refreshes, g: another game"), classes="hint")
         yield KeyFooter()
+
+    def _title(self) -> str:
+        if self.game == "classic":
+            game = _("Mau Mau")
+        elif self.game == "american":
+            game = _("American Mau-Mau")
+        else:
+            # NOTE: the leaderboard's title when it counts the matches of both games.
+            game = _("both games")
+        return _("Leaderboard: {game}").format(game=game)
+
+    async def action_game(self) -> None:
+        """The leaderboard of the next game (Mau Mau, American Mau-Mau, both)."""
+        self.game = self.GAMES[(self.GAMES.index(self.game) + 1) % len(self.GAMES)]
+        self.query_one("#leaders-title", Static).update(self._title())
+        await self.action_ask()
 
     def on_mount(self) -> None:
         self.run_worker(self.action_ask())  # once mounted: the table is laid out first
@@ -71,7 +95,7 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
         model.stats = None
         model.records_errors.pop("get_stats", None)
         self.refresh_records()
-        self.ask(GetStats(LEADERS))
+        self.ask(GetStats(LEADERS, self.game))
 
     def reconnected(self) -> None:
         if self.host.model.stats is None:
@@ -90,6 +114,8 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
         table.clear()
         problem = model.records_errors.get("get_stats")
         stats = model.stats
+        if stats is not None and stats.variant != self.game:
+            stats = None  # the answer for the game shown before: this one's is coming
         if problem:
             table.display = False
             line.update(Text(problem, style="bold"))

@@ -42,8 +42,9 @@ from ..widgets.chat_input import ChatInput
 from ..widgets.key_footer import KeyFooter
 from ..widgets.pick_list import PickList, set_columns
 from .help import HelpScreen
+from .help_rules import DEFAULTS
 from .messages import ToServer, TournamentWanted
-from .new_table import NewTableScreen
+from .new_table import HOUSE_RULES, NewTableScreen
 from .new_tournament import NewTournamentScreen
 from .password import PasswordScreen
 
@@ -75,6 +76,39 @@ def state_words(state: str, round_no: int, wide: bool) -> str:
 def extra_cells(mine: str, english: str) -> int:
     """How many cells wider ``mine`` (the player's language) is than ``english``."""
     return max(0, cell_len(mine) - cell_len(english))
+
+
+def table_detail(summary: dict[str, Any]) -> str:
+    """The table under the cursor in one line: its game, length, clocks and house
+    rules (the summary's ``rules`` hold the settings that differ from the game's
+    defaults, :data:`~.help_rules.DEFAULTS`)."""
+    variant = "american" if summary.get("variant") == "american" else "classic"
+    rules = summary.get("rules") or {}
+    settings = {**DEFAULTS[variant], **rules}
+    parts = [game_word(variant)]
+    deals = settings.get("deals")
+    if isinstance(deals, int) and not isinstance(deals, bool) and deals > 0:
+        parts.append(ngettext("{n} deal", "{n} deals", deals).format(n=deals))
+    else:
+        parts.append(_("to {target}").format(target=settings.get("target_score")))
+    parts.append(_("turn {s} s").format(s=settings.get("turn_timeout_s")))
+    for key, label, default in HOUSE_RULES[variant]:
+        on = bool(settings.get(key, default))
+        if on:
+            parts.append(_(label))
+        elif default:  # a rule the game has, switched off here
+            parts.append(_("no {rule}").format(rule=_(label)))
+    if settings.get("mau_penalty") != DEFAULTS[variant]["mau_penalty"]:
+        parts.append(_("caught: draw {n}").format(n=settings.get("mau_penalty")))
+    if settings.get("false_catch_penalty"):
+        parts.append(_("false catch: draw {n}").format(n=settings.get("false_catch_penalty")))
+    if settings.get("mau_window_ms") != DEFAULTS[variant]["mau_window_ms"]:
+        ms = settings.get("mau_window_ms")
+        if isinstance(ms, int) and not isinstance(ms, bool):
+            parts.append(_("call window {s} s").format(s=f"{ms / 1000:g}"))
+    if settings.get("lag_compensation"):
+        parts.append(_("lag compensation"))
+    return " · ".join(parts)
 
 
 class TableList(PickList):
@@ -140,6 +174,7 @@ class LobbyScreen(Screen[None]):
         yield Static("", id="lobby-title", classes="title")
         yield TournamentList(id="tournaments", cursor_type="row")
         yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="table-detail")
         with Horizontal(id="lobby-bottom"):
             yield Static("", id="online")
             yield RichLog(id="lobby-chat", wrap=True)
@@ -196,7 +231,11 @@ class LobbyScreen(Screen[None]):
                 taken = sum(1 for s in seats if s["name"])
                 players = " ".join(seat_label(s).replace(" (", "(") for s in seats if s["name"])
                 name = summary["name"]
-                if summary["locked"]:
+                if self._keeps_seat(summary):
+                    # NOTE: a table in the lobby where the player's seat waits for them
+                    # (they stepped out): Enter takes it back.
+                    name = _("{table} (your seat)").format(table=name)
+                elif summary["locked"]:
                     name = _("{table} (locked)").format(table=name)
                 game = game_word(summary["variant"])
                 state = state_words(summary["state"], summary.get("round", 0), wide)
@@ -213,11 +252,32 @@ class LobbyScreen(Screen[None]):
         if lobby is not None and lobby.tables:
             table.move_cursor(row=min(keep, len(lobby.tables) - 1))
         self._draw_tournaments(width)
+        self._draw_detail()
         self.refresh_bindings()
         log = self.query_one("#lobby-chat", RichLog)
         log.clear()
         for line in model.lobby_chat:
             log.write(literal(line))
+
+    def _draw_detail(self) -> None:
+        """The line under the tables: the house rules and clocks of the one under the
+        cursor (nothing while there is none)."""
+        lobby = self.host.model.lobby
+        row = self.query_one("#tables", DataTable).cursor_row
+        detail = self.query_one("#table-detail", Static)
+        if lobby is None or not 0 <= row < len(lobby.tables):
+            detail.update("")
+            return
+        text = table_detail(lobby.tables[row])
+        if self.host.ascii_only:
+            text = text.replace("·", "-")
+        width = max(1, (self.size.width or 80) - 2)
+        cut = "~" if self.host.ascii_only else "…"
+        detail.update(literal(" " + (text if len(text) <= width else text[: width - 1] + cut)))
+
+    @on(DataTable.RowHighlighted, "#tables")
+    def row_highlighted(self) -> None:
+        self._draw_detail()
 
     def _draw_tournaments(self, width: int) -> None:
         """The tournaments above the tables (hidden while there are none)."""
@@ -338,9 +398,19 @@ class LobbyScreen(Screen[None]):
             return None
         return int(lobby.tables[table.cursor_row]["id"])
 
+    def _keeps_seat(self, summary: dict[str, Any]) -> bool:
+        """Whether a seat at this table waits for the player (they stepped out of a
+        running or finished match): Enter takes it back, without a password."""
+        name = self.host.model.name
+        return summary["state"] != "waiting" and any(
+            s["name"] == name and not s["bot"] for s in summary["seats"]
+        )
+
     def _locked(self, table_id: int) -> bool:
         lobby = self.host.model.lobby
-        return lobby is not None and any(t["id"] == table_id and t["locked"] for t in lobby.tables)
+        return lobby is not None and any(
+            t["id"] == table_id and t["locked"] and not self._keeps_seat(t) for t in lobby.tables
+        )
 
     async def action_join(self) -> None:
         self._enter(watch=False)

@@ -10,8 +10,10 @@ their own. The bots are placed with the :class:`~maumau.client.widgets.seat_plan
 The house rules are :class:`RuleBox` es, drawn ``[x]`` or ``[ ]`` so that on and off
 never differ by colour alone (and in plain ASCII).
 
-The default name is the player's own table, ``Ann's table`` (in the player's
-language), numbered when the lobby already has one of that name (``Ann's table 2``).
+The dialog starts with the settings and seat plan of the last table the player made
+(kept in the config), else the game's defaults. The default name is the player's own
+table, ``Ann's table`` (in the player's language), numbered when the lobby already
+has one of that name (``Ann's table 2``).
 Enter in any field, or the Create button, checks the numbers and the seat count here
 (so a mistake is said at once, next to the form), then asks the app to send
 ``create_table`` and closes; the server says the rest. Esc, or the Cancel button,
@@ -42,6 +44,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from maumau.protocol.messages import CreateTable
 
+from .. import config
 from ..host import host_of
 from ..i18n import N_, _, pgettext
 from ..widgets.ascii_aware import AsciiAware, AsciiInput
@@ -153,8 +156,35 @@ def field(value: str, widget_id: str, width: str = "number", **kwargs: Any) -> F
     return Field(value, id=widget_id, compact=True, classes=width, **kwargs)
 
 
+def last_table() -> tuple[dict[str, Any], list[str] | None]:
+    """The settings and seat plan of the last table this player made (kept in the
+    config), checked: what is missing or of the wrong kind is left out, the
+    dialog's defaults stand in for it."""
+    kept = config.load().get("new_table")
+    if not isinstance(kept, dict):
+        return {}, None
+    settings = kept.get("settings")
+    settings = settings if isinstance(settings, dict) else {}
+    checked: dict[str, Any] = {}
+    if settings.get("variant") in GAMES:
+        checked["variant"] = settings["variant"]
+    for key, value in settings.items():
+        if key == "variant" or not isinstance(key, str):
+            continue
+        if isinstance(value, bool) or (isinstance(value, int) and 0 <= value <= 1_000_000):
+            checked[key] = value
+    choices = kept.get("choices")
+    allowed = {"you", "open", "easy", "normal", "hard"}
+    if not (
+        isinstance(choices, list) and len(choices) == 10 and all(c in allowed for c in choices)
+    ):
+        choices = None
+    return checked, choices
+
+
 class NewTableScreen(AsciiAware, ModalScreen[None]):
-    """Every table setting, with its default, on one screen."""
+    """Every table setting, with its default, on one screen; it starts with those of
+    the last table the player made (:func:`last_table`)."""
 
     BINDINGS = [
         Binding("enter", "create", N_("create"), key_display="Enter"),
@@ -187,6 +217,17 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
             the English was always drawn)."""
             return Label((" " * gap).join(words), classes="unit")
 
+        last, choices = last_table()
+        variant = str(last.get("variant", "classic"))
+
+        def value(name: str, default: object) -> str:
+            got = last.get(name, default)
+            return str(got)
+
+        def rule_on(variant: str, rule: str, default: bool) -> bool:
+            got = last.get(rule, default) if variant == last.get("variant", "classic") else default
+            return bool(got)
+
         with Vertical(classes="dialog", id="new-table"):
             yield Label(_("New table"), classes="title")
             with Horizontal(classes="row"):
@@ -194,15 +235,19 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
                 yield field(self._default_name(), "t-name", "wide", max_length=NAME_LENGTH)
             with Horizontal(classes="row"):
                 yield key("game")
-                yield GameChoice(id="t-variant")
+                game = GameChoice(id="t-variant")
+                game.set_reactive(GameChoice.value, variant)
+                yield game
             with Horizontal(classes="row"):
                 yield key("seats")
-                yield field(str(DEFAULT_SEATS["classic"]), "t-seats", type="integer")
+                yield field(value("seats", DEFAULT_SEATS[variant]), "t-seats", type="integer")
                 yield Label("", id="t-seat-range", classes="unit")
-            yield SeatPlan(id="t-plan")
+            yield SeatPlan(choices, id="t-plan")
             with Horizontal(classes="row"):
                 yield key("target")
-                yield field(str(DEFAULT_TARGET["classic"]), "t-target", type="integer")
+                yield field(
+                    value("target_score", DEFAULT_TARGET[variant]), "t-target", type="integer"
+                )
                 # NOTE: the unit of the target score, after its field.
                 yield unit(_("points"), _("Password"), gap=2)
                 yield field(
@@ -215,29 +260,31 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
                         for rule, text, default in rules:
                             yield RuleBox(
                                 _(text),
-                                default,
+                                rule_on(variant, rule, default),
                                 id=f"r-{variant}-{rule}",
                                 classes=f"rule-{variant}",
                             )
-                    yield RuleBox(_("Lag compensation"), False, id="r-lag")
+                    yield RuleBox(
+                        _("Lag compensation"), bool(last.get("lag_compensation")), id="r-lag"
+                    )
             with Horizontal(classes="row"):
                 yield key("mau")
                 # NOTE: the Mau settings: the penalty for a missed call, for a false
                 # catch, and the call window in milliseconds.
                 yield unit(_("penalty"))
-                yield field("2", "t-mau-penalty", type="integer")
+                yield field(value("mau_penalty", 2), "t-mau-penalty", type="integer")
                 yield unit(_("false catch"))
-                yield field("0", "t-false-catch", type="integer")
+                yield field(value("false_catch_penalty", 0), "t-false-catch", type="integer")
                 yield unit(_("window"))
-                yield field("1500", "t-window", type="integer")
+                yield field(value("mau_window_ms", 1500), "t-window", type="integer")
                 yield unit(pgettext("unit", "ms"))
             with Horizontal(classes="row"):
                 yield key("clocks")
                 # NOTE: the clocks: seconds for a turn, and to reconnect to one's seat.
                 yield unit(_("turn"))
-                yield field("45", "t-timeout", type="integer")
+                yield field(value("turn_timeout_s", 45), "t-timeout", type="integer")
                 yield unit(pgettext("unit", "s"), _("reconnect grace"), gap=3)
-                yield field("60", "t-grace", type="integer")
+                yield field(value("reconnect_grace_s", 60), "t-grace", type="integer")
                 yield unit(pgettext("unit", "s"))
             yield Static("", id="t-error", classes="error")
             with Horizontal(classes="row", id="t-buttons"):
@@ -253,7 +300,7 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
         return unique_name(model.name or "", taken)
 
     def on_mount(self) -> None:
-        self._show_rules("classic")
+        self._show_rules(self._variant())
         self._resize_plan()
         self.query_one("#t-name", Input).focus()
 
@@ -349,6 +396,7 @@ class NewTableScreen(AsciiAware, ModalScreen[None]):
         self.app.post_message(
             ToServer(CreateTable(name[:NAME_LENGTH], settings, bot_seats, password, levels))
         )
+        config.save({"new_table": {"settings": settings, "choices": list(plan.choices)}})
         self.dismiss(None)
 
     def _problem(self, text: str) -> None:

@@ -54,10 +54,15 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         Binding("escape", "back", N_("back"), show=False),
     ]
 
-    def __init__(self, match: int, summary: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, match: int, summary: dict[str, Any] | None = None, password: str | None = None
+    ) -> None:
+        """``password``: the table's, for a match of a table with a password (a
+        player who did not sit there, or without the name's secret)."""
         super().__init__()
         self.match = match
         self.summary = summary
+        self.password = password
         self.n = 0  # the step shown
         self.seek = 0  # +1 / -1: on the way to the next / previous round start
         self.note = ""  # a word about the last key, until the next one (English, N_)
@@ -102,7 +107,7 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
             k = max(0, k if last is None else min(k, last))
             start = book.wants(k)
             if start is not None:
-                self.ask(GetReplay(self.match, start, REPLAY_PAGE))
+                self.ask(GetReplay(self.match, start, REPLAY_PAGE, self.password))
 
     def reconnected(self) -> None:
         self._fetch()
@@ -146,7 +151,7 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         elif missing is not None:
             start = book.wants(missing)
             if start is not None:
-                self.ask(GetReplay(self.match, start, REPLAY_PAGE))
+                self.ask(GetReplay(self.match, start, REPLAY_PAGE, self.password))
             self.note = N_("looking for the round start...")
         else:
             self.seek = 0

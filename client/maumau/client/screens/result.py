@@ -119,9 +119,14 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
     @property
     def frozen(self) -> str | None:
         """Why the countdown stands still, if it does (in the player's language)."""
-        if host_of(self.app).shown_banner is None:
-            return None
-        return _("table paused") if self.model.paused else _("connection down")
+        model = self.model
+        if model.offline:
+            return _("connection down")
+        if model.clock_stopped:
+            return _("table paused")
+        if host_of(self.app).shown_banner is not None and not model.away:
+            return _("connection down")  # (the banner says why)
+        return None
 
     # --- drawing -------------------------------------------------------------------
 
@@ -184,11 +189,14 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
             text.append(f"{dot}{close}")
             return text
         if self.over:
-            if self.seated:
+            if self.seated and not self.model.i_asked_for_rematch():
                 text.append(_("r: ask for a rematch"), style="bold")
                 text.append(f"{dot}{leave}{dot}{close}")
             else:
                 text.append(f"{close}{dot}{leave}")
+            rematch = render.rematch_words(self.model)
+            if rematch:
+                text.append("\n" + rematch)
             return text
         if self.seated:
             text.append(_("Enter: ready for the next round"), style="bold")
@@ -212,7 +220,12 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":
-            return self.over and self.seated and not self.tournament
+            return (
+                self.over
+                and self.seated
+                and not self.tournament
+                and not self.model.i_asked_for_rematch()
+            )
         if action == "leave":
             return self.over and not self.tournament
         if action == "back":

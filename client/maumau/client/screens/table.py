@@ -45,6 +45,7 @@ from maumau.protocol.messages import (
     LeaveTable,
     Message,
     PassTurn,
+    Pause,
     PlayCard,
     Ready,
     Rematch,
@@ -93,6 +94,7 @@ class TableScreen(Screen[None]):
         Binding("right", "cursor(1)", N_("pick"), show=False, priority=True),
         *[Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)],
         Binding("enter", "play", N_("play")),
+        Binding("enter", "ready", N_("ready")),
         Binding("d", "draw", N_("draw")),
         Binding("k", "keep", N_("keep")),
         Binding("t", "take", N_("take")),
@@ -116,6 +118,9 @@ class TableScreen(Screen[None]):
         self.armed: str | None = None
         self.shown: tuple[int, int] = (0, 0)  # (match, round) of the last result shown
         self.result: ResultScreen | None = None
+        self.last_drawn: str | None = None  # the drawn card the cursor went to
+        self.started = False  # --local: start_match sent, once the table was shown
+        self.holding = False  # the clock was stopped for the help (pause sent)
 
     @property
     def host(self) -> Host:
@@ -169,6 +174,10 @@ class TableScreen(Screen[None]):
         pile = self.query_one(Pile)
         pile.follow()
         cards = model.hand()
+        drawn = model.view.drawn if model.view is not None else None
+        if drawn is not None and drawn != self.last_drawn and drawn in cards:
+            self.cursor = cards.index(drawn)  # play it with Enter, or keep it with k
+        self.last_drawn = drawn
         self.cursor = max(0, min(self.cursor, len(cards) - 1))
         if not model.can_arm() and not model.owes_call():
             self.armed = None if not model.my_turn else self.armed
@@ -185,6 +194,22 @@ class TableScreen(Screen[None]):
                 log.extend(literal(plain(line, ascii_only)) for line in lines)
         self.refresh_bindings()
         self._maybe_show_result()
+        self._maybe_start_local()
+
+    def _maybe_start_local(self) -> None:
+        """``--local``: the match starts once the table is on the screen (drawn), so
+        that no bot plays before the player sees it."""
+        model = self.host.model
+        table = model.table
+        if (
+            self.host.local
+            and not self.started
+            and table is not None
+            and table.state == "waiting"
+            and table.you is not None
+        ):
+            self.started = True
+            self.call_after_refresh(self.send, StartMatch())
 
     def _layout(self, model: Model, ascii_only: bool, width: int) -> tuple[bool, bool]:
         """Whether the opponents' header line and the hand's card boxes fit the
@@ -264,9 +289,10 @@ class TableScreen(Screen[None]):
         says why next to the hand (the arrows, off turn, quietly move the cursor)."""
         if isinstance(self.focused, Input):
             return
-        action = KEY_ACTIONS.get(event.key)
-        if action is None or self.check_action(action, ()):
-            return  # not a table key, or its binding runs next
+        actions = KEY_ACTIONS.get(event.key, [])
+        if not actions or any(self.check_action(a, ()) for a in actions):
+            return  # not a table key, or one of its bindings runs next
+        action = actions[0]
         model = self.host.model
         if action == "cursor":
             if model.hand() and not model.offline:
@@ -348,6 +374,12 @@ class TableScreen(Screen[None]):
     def action_rematch(self) -> None:
         self.send(Rematch())
 
+    def action_ready(self) -> None:
+        """In the waiting room: ready (or not ready any more) for the match."""
+        table = self.host.model.table
+        if table is not None and table.you is not None:
+            self.send(Ready(not table.seats[table.you]["ready"]))
+
     def action_start(self) -> None:
         self.send(StartMatch())
 
@@ -380,37 +412,64 @@ class TableScreen(Screen[None]):
             self.set_focus(None)
 
     def action_help(self) -> None:
+        """The help, on the table's game. A player alone with bots has the clock
+        stopped while they read it (nobody else waits for them)."""
         model = self.host.model
         rules = ""
         settings = None
         if model.table is not None:
             settings = model.table.settings
             rules = rules_summary(settings)
-        self.app.push_screen(HelpScreen(rules, settings=settings))
+        if model.alone_with_bots and not model.offline and not model.clock_stopped:
+            self.holding = True
+            self.send(Pause(True))
+
+        def closed(_result: None) -> None:
+            if self.holding:
+                self.holding = False
+                self.send(Pause(False))
+
+        self.app.push_screen(HelpScreen(rules, settings=settings), closed)
 
     def action_leave(self) -> None:
+        model = self.host.model
+        if self.host.local:
+
+            async def quit_local(yes: bool | None) -> None:
+                if yes:
+                    await self.app.run_action("app.quit")
+
+            # NOTE: q at a --local table: the game and its embedded server end.
+            self.app.push_screen(ConfirmScreen(N_("Quit the game against the bots?")), quit_local)
+            return
+
         def answer(yes: bool | None) -> None:
             if yes:
                 self.send(LeaveTable())
                 self.app.post_message(TableLeft())
 
-        model = self.host.model
         playing = model.view is not None and model.view.phase != "match_over"
         # The question's English; the dialog translates it when drawn.
         if model.seat is None:
             question = N_("Leave this table?")
         elif playing:
-            question = N_("Leave this table? A bot takes your seat.")
+            question = N_(
+                "Leave this table? A bot plays your seat until you come back: "
+                "Enter on this table in the lobby gives it back to you."
+            )
         elif model.view is not None:
-            question = N_("Leave this table? The match is over: nothing is lost.")
+            question = N_(
+                "Leave this table? Your seat is kept for the rematch: "
+                "Enter on this table in the lobby brings you back."
+            )
         else:
             question = N_("Leave this table? Your seat becomes free.")
         self.app.push_screen(ConfirmScreen(question), answer)
 
 
-# Each table key and the action it is bound to (for :meth:`TableScreen.on_key`).
-KEY_ACTIONS = {
-    binding.key: binding.action.split("(")[0]
-    for binding in TableScreen.BINDINGS
-    if isinstance(binding, Binding)
-}
+# Each table key and the actions it is bound to, first first (for
+# :meth:`TableScreen.on_key`): Enter plays a card, or in the waiting room says ready.
+KEY_ACTIONS: dict[str, list[str]] = {}
+for _binding in TableScreen.BINDINGS:
+    if isinstance(_binding, Binding):
+        KEY_ACTIONS.setdefault(_binding.key, []).append(_binding.action.split("(")[0])

@@ -60,6 +60,9 @@ def key_means_something(model: Model, action: str) -> bool:
         return bool(model.hand())
     if action == "play":
         return model.my_turn and bool(model.legal("play"))
+    if action == "ready":  # Enter in the waiting room
+        table = model.table
+        return table is not None and table.state == "waiting" and table.you is not None
     if action == "draw":
         return model.my_turn and bool(model.legal("draw")) and not (view and view.penalty)
     if action == "take":
@@ -81,6 +84,7 @@ def key_means_something(model: Model, action: str) -> bool:
             and table.state == "finished"
             and table.you is not None
             and table.tournament is None
+            and not model.i_asked_for_rematch()
         )
     if action == "start":
         table = model.table
@@ -115,6 +119,10 @@ def why_key(model: Model, action: str) -> str | None:
     if action == "rematch":
         if model.at_tournament_table:
             return _("A tournament's table has no rematch: the next series seats you.")
+        if model.i_asked_for_rematch():
+            return _(
+                "You asked for a rematch: it starts once everyone agrees, or in {n} s."
+            ).format(n=int(model.rematch_seconds() or 0))
         return _("A rematch is asked for once the match is over.")
     if view is None:
         return _("The match has not started yet.")

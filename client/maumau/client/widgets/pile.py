@@ -51,9 +51,11 @@ class Pile(Static):
         model = host_of(self.app).model
         if model.offline:
             self.stopped = True
-        if self.seconds_left is not None and not model.paused and not self.stopped:
+        if self.seconds_left is not None and not model.clock_stopped and not self.stopped:
             self.seconds_left = max(0.0, self.seconds_left - 1)  # (a pause stops the clock)
             self.draw()
+        elif model.rematch_seconds() is not None:
+            self.draw()  # the seconds until the rematch starts by itself
 
     def draw(self) -> None:
         host = host_of(self.app)
