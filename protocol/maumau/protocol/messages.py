@@ -582,7 +582,7 @@ _TABLE_SUMMARY = s.record(
         "round": s.integer(0, 10_000),
         "locked": s.boolean,
     },
-    {"tournament": _TOURNAMENT_ID},
+    {"tournament": _TOURNAMENT_ID, "rules": s.free_map()},
 )
 _TOURNAMENT_SUMMARY = s.record(
     {

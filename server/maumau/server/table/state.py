@@ -105,6 +105,13 @@ class TableState:
         self.name = name
         self.settings = settings
         self.settings_wire = settings.to_dict()
+        # The settings that differ from the game's (the lobby shows them: house rules).
+        defaults = Settings.defaults(settings.variant)
+        self.house_rules = {
+            key: value
+            for key, value in self.settings_wire.items()
+            if key not in ("variant", "seats") and value != defaults.get(key)
+        }
         self.creator = creator  # the name shown; the session below is who it is
         self.creator_session = creator_session
         self.origin_session = creator_session  # who made it, for the lobby's caps

@@ -249,6 +249,8 @@ class Audience(TableState):
         }
         if self.tournament is not None:
             summary["tournament"] = self.tournament[0]
+        if self.house_rules:
+            summary["rules"] = self.house_rules
         return summary
 
     def changed(self) -> None:
