@@ -320,6 +320,19 @@ def test_local_play_starts_once_the_table_is_on_the_screen() -> None:
     go(scenario())
 
 
+def test_local_play_shows_no_lobby_before_its_table() -> None:
+    welcome, summary = lobby()
+
+    async def scenario() -> None:
+        app = Recording([welcome], lambda: Screen(), local=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.arrive(summary)
+            await pilot.pause(0.2)
+            assert not isinstance(app.screen, LobbyScreen)
+
+    go(scenario())
+
+
 def test_enter_in_the_waiting_room_says_ready() -> None:
     info = dataclasses.replace(
         info_of(classic_table()), state="waiting", seats=(seat("Ann"), seat("Bob"), seat(None))

@@ -295,6 +295,29 @@ async def test_people_may_have_the_bots_names_and_sit_with_them(nursery, autojum
     assert all(n.endswith(BOT_MARK) for n in names[3:]) and len(set(names)) == 6
 
 
+async def test_no_bot_is_named_after_a_person_at_its_table(nursery, autojump_clock) -> None:
+    server = await start_server(nursery)
+    ada = await connect(server, nursery, "Ada")
+    await ada.send(CreateTable("T", {"variant": "classic", "seats": 3}, (1, 2)))
+    info = await ada.wait_for(TableInfo)
+    assert [s["name"] for s in info.seats] == ["Ada", "Bert*", "Cleo*"]
+
+
+@pytest.mark.deadline(1000)
+async def test_a_seat_let_go_after_the_match_keeps_its_name_until_the_rematch(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery, bot_delay=0.2)
+    ann, bob, table = await finished_pair(server, nursery)
+    await bob.send(CreateTable("Bob's", {"variant": "classic", "seats": 2}, ()))
+    await bob.wait_for(lambda m: isinstance(m, TableInfo) and m.id != table.id)
+    await until(lambda: table.seats[1].owner is None, ann, bob)
+    assert table.seats[1].name == "Bob" and not table.seats[1].bot  # the result names him
+    await ann.send(Rematch())  # the only player left: it starts at once
+    info = await ann.wait_for(lambda m: isinstance(m, TableInfo) and m.state == "playing")
+    assert info.seats[1]["bot"] and info.seats[1]["name"].endswith(BOT_MARK)
+
+
 # --- 4. the clock stops for a player alone with bots ------------------------------------------
 
 

@@ -429,8 +429,8 @@ class MauMauApp(App[None]):
             return  # only the replay is shown
         table = self._find(TableScreen)
         if isinstance(message, Lobby):
-            if model.table is None:
-                self.show_lobby()
+            if model.table is None and not self.local:
+                self.show_lobby()  # (--local shows only its table: leaving it quits)
         elif isinstance(message, TableInfo):
             self.back_sent = False
             self.set_paused(message.paused, model.away)

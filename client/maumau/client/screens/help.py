@@ -14,6 +14,7 @@ import io
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -204,8 +205,9 @@ def help_text(
     text.append("\n")
     text.append_text(Text.from_markup(_("[b]This table[/b]")))
     text.append("\n")
-    text.append_text(literal(rules_lines or _("  (not at a table)"), lines=True))
-    text.append("\n")
+    for line in (rules_lines or _("  (not at a table)")).splitlines():
+        # The server's values, shown as written (escaped), wrapped as the rest.
+        text.append_text(paragraph(escape(literal(line).plain.strip()), width, 2))
     if settings:
         changed = departures(settings)
         if changed:

@@ -106,6 +106,8 @@ def table_detail(summary: dict[str, Any]) -> str:
         ms = settings.get("mau_window_ms")
         if isinstance(ms, int) and not isinstance(ms, bool):
             parts.append(_("call window {s} s").format(s=f"{ms / 1000:g}"))
+    if settings.get("reconnect_grace_s") != DEFAULTS[variant]["reconnect_grace_s"]:
+        parts.append(_("reconnect grace {s} s").format(s=settings.get("reconnect_grace_s")))
     if settings.get("lag_compensation"):
         parts.append(_("lag compensation"))
     return " · ".join(parts)

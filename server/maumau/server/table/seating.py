@@ -17,7 +17,8 @@ whose match runs or is over (``leave_table``) keeps the seat: in a running match
 plays it until they come back (:meth:`Seating.take_back`, by ``join_table`` or
 ``watch_table`` of that table), after the match it waits for the rematch. Sitting down
 at another table, or the end of their session, lets it go (:meth:`Seating.release`):
-a running match's seat is then played by a bot to the end, any other seat is freed.
+a running match's seat is then played by a bot to the end; after a match the seat
+keeps their name (the result names them) until a rematch gives it to a bot.
 
 Whoever arrives while a match is on, a new spectator or a player or spectator coming
 back, is told the round so far, then the match as it is now (see :mod:`.views`).
@@ -88,8 +89,7 @@ class Seating(Audience):
     def leave(self, session: Player, keep: bool = True) -> None:
         """``session`` leaves: as a spectator, or from its seat. A seat in a running or
         finished match stays the player's (``keep``; see the module docstring); with
-        ``keep`` false (the session ends) a running match's seat is played by a bot to
-        its end and any other seat is freed."""
+        ``keep`` false (the session ends) it is let go (:meth:`_let_go`)."""
         if session in self.spectators:
             self.spectators.remove(session)
         if PLAYER in self.pauses and self.seat_of(session) is not None:
@@ -115,8 +115,8 @@ class Seating(Audience):
         self._schedule()
 
     def release(self, player: Player, tell: bool = True) -> bool:
-        """``player`` lets go of the seat they stepped out of here, if any: in a running
-        match a bot plays it to the end, any other seat is freed. Whether there was one."""
+        """``player`` lets go of the seat they stepped out of here, if any (see
+        :meth:`_let_go`). Whether there was one."""
         seat = self.kept_seat_of(player)
         if seat is None:
             return False
@@ -130,11 +130,17 @@ class Seating(Audience):
         return True
 
     def _let_go(self, i: int) -> None:
-        if self.status == "playing":
-            self.seats[i].owner = None
-            self.seats[i].away = True
-        else:
+        """Nobody may come back to seat ``i`` any more: in a running match a bot plays
+        it to the end; after a match it keeps its player's name (the result names
+        them) until the rematch gives it to a bot; a waiting table frees it."""
+        seat = self.seats[i]
+        if self.status == "waiting":
             self.seats[i] = SeatState()
+            return
+        seat.owner = None
+        seat.session = None
+        seat.ready = False
+        seat.away = self.status == "playing"
 
     def take_back(self, session: Player) -> int | None:
         """Seat ``session`` again in the seat it stepped out of, if it kept one here:

@@ -17,7 +17,7 @@ from typing import Any
 
 import trio
 
-from .. import bots
+from .. import bots, names
 from ..arbiter import Arbiter
 from ..errors import TableError
 from ..rules import (
@@ -164,8 +164,13 @@ class TableState:
                 f"bot level must be one of {', '.join(bots.LEVELS)}",
                 {"field": "levels"},
             )
+        # Not a name at the table, nor one a person here has without the mark ("Ada*"
+        # next to Ada would read as Ada); the first free one if every name is so.
         used = {s.name for s in self.seats} | {self.creator}
-        name = next(n for n in bots.BOT_NAMES if n not in used)
+        people = {names.skeleton(n) for n in used if n}
+        free = [n for n in bots.BOT_NAMES if n not in used]
+        unlike = [n for n in free if names.skeleton(n.removesuffix(bots.BOT_MARK)) not in people]
+        name = (unlike or free)[0]
         self.seats[seat] = SeatState(name=name, bot=True, level=level, ready=True)
 
     def names(self) -> list[str]:
