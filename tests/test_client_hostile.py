@@ -553,6 +553,23 @@ def test_lobby_chat_refusals_and_records(pool: list[str]) -> None:
 @EXAMPLES
 @given(pool=pools())
 @example(pool=list(NASTY))
+# Found once: an emoji code and escaped markup among the settings shown in the help.
+@example(
+    pool=[
+        "漢字/][[",
+        "\x1b]0;owned\x07ok",
+        "]/x@click=app.quit[@click=app.quit]Free beer[/]",
+        "\x1b\u202e漢字\\\x7f",
+        "漢字[@click=app.quit]Free beer[/]@click=app.quit\x7f[b]",
+        "\\[b]:thumbs_up:[@click=app.quit]x[/]",
+        "漢字",
+        "[/][@click=app.quit]Free beer[/]\x1b[reverse blink]x[/][on red]red[/on red]\\",
+        ":thumbs_up:",
+        "[b]",
+        "[@click=app.quit]x[/]漢字",
+        "\x1b]0;owned\x07ok/a\x9b31mb[b]",
+    ]
+)
 def test_table_seated_and_watching(pool: list[str]) -> None:
     words = Words(pool)
     me = words.name()

@@ -14,7 +14,6 @@ import io
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -122,14 +121,18 @@ HEAD_WIDTH = 10  # the column of the rules' heads (a longer head has a line of i
 _CONSOLE = Console(width=200, file=io.StringIO(), color_system=None)
 
 
-def paragraph(markup: str, width: int, indent: int, head: str = "") -> Text:
-    """``markup`` as one paragraph wrapped to ``width``, every line ``indent`` cells in;
-    ``head`` (markup too) in front of the first line when it fits in the indent, else
-    on a line of its own."""
-    body = Text.from_markup(" ".join(markup.split()))
+def paragraph(words: str | Text, width: int, indent: int, head: str = "") -> Text:
+    """``words`` (the client's own markup, or a ``Text`` shown as written: the
+    server's values) as one paragraph wrapped to ``width``, every line ``indent``
+    cells in; ``head`` (markup) in front of the first line when it fits in the indent,
+    else on a line of its own."""
+    if isinstance(words, Text):
+        body = words
+    else:
+        body = Text.from_markup(" ".join(words.split()), emoji=False)
     lines = body.wrap(_CONSOLE, max(10, width - indent))
     text = Text()
-    shown = Text.from_markup(head) if head else None
+    shown = Text.from_markup(head, emoji=False) if head else None
     if shown is not None and shown.cell_len > indent - 4:
         text.append("  ")
         text.append_text(shown)
@@ -206,8 +209,8 @@ def help_text(
     text.append_text(Text.from_markup(_("[b]This table[/b]")))
     text.append("\n")
     for line in (rules_lines or _("  (not at a table)")).splitlines():
-        # The server's values, shown as written (escaped), wrapped as the rest.
-        text.append_text(paragraph(escape(literal(line).plain.strip()), width, 2))
+        # The server's values, shown as written (never markup), wrapped as the rest.
+        text.append_text(paragraph(literal(line.strip()), width, 2))
     if settings:
         changed = departures(settings)
         if changed:
