@@ -63,6 +63,13 @@ CHANGE_TYPES = MOVE_TYPES | {
 }
 
 
+def at_table(table: Table | None) -> Table:
+    """The table a request is for, or the refusal ``not_at_table``."""
+    if table is None:
+        raise TableError("not_at_table", "you are not at a table")
+    return table
+
+
 class Dispatcher:
     """Routes a session's messages (see the module docstring)."""
 
@@ -146,25 +153,15 @@ class Dispatcher:
         elif isinstance(message, WatchTournament):
             self.tournaments.watch(session, message)
         elif isinstance(message, Ready):
-            if table is None:
-                raise TableError("not_at_table", "you are not at a table")
-            table.set_ready(session, message.ready)
+            at_table(table).set_ready(session, message.ready)
         elif isinstance(message, StartMatch):
-            if table is None:
-                raise TableError("not_at_table", "you are not at a table")
-            table.start(session)
+            at_table(table).start(session)
         elif isinstance(message, Rematch):
-            if table is None:
-                raise TableError("not_at_table", "you are not at a table")
-            table.rematch(session)
+            at_table(table).rematch(session)
         elif isinstance(message, Back):
-            if table is None:
-                raise TableError("not_at_table", "you are not at a table")
-            table.back(session)
+            at_table(table).back(session)
         elif isinstance(message, Pause):
-            if table is None:
-                raise TableError("not_at_table", "you are not at a table")
-            table.hold(session, message.paused)
+            at_table(table).hold(session, message.paused)
         elif isinstance(message, GetStats):
             session.send(self.history.stats_message(session, message.limit, message.variant))
         elif isinstance(message, ListMatches):
