@@ -313,12 +313,23 @@ class HelpScreen(AsciiAware, ModalScreen[None]):
 
     def _help(self) -> Text:
         rules_lines = rules_summary(self.settings) if self.settings else self.rules
-        # The dialog's width less its border, padding and scrollbar.
-        width = min(DIALOG_WIDTH, self.app.size.width or 80) - 8
+        # The width the text has: once laid out, its own (the dialog's less its
+        # border, padding and scrollbar); before, as the stylesheet makes it.
+        shown = self.query("#help-text")
+        width = shown.first().content_region.width - 1 if shown else 0  # (a gap)
+        if width < 20:
+            width = min(DIALOG_WIDTH, self.app.size.width or 80) - 10
         return help_text(rules_lines, self.settings, host_of(self.app).ascii_only, width)
 
-    def on_resize(self) -> None:
+    def _rewrap(self) -> None:
         self.query_one("#help-text", Static).update(self._help())
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.call_after_refresh(self._rewrap)  # to the width the layout gave it
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._rewrap)
 
     async def action_language(self) -> None:
         """Speak the next offered language at once, and remember it."""
