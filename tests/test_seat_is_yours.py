@@ -40,11 +40,6 @@ from test_server_mock import connect, seat_players, start_server
 QUICK = {"variant": "classic", "seats": 2, "turn_timeout_s": 5, "target_score": 1}
 
 
-@pytest.fixture
-def autojump_clock() -> trio.testing.MockClock:
-    return trio.testing.MockClock(autojump_threshold=0)
-
-
 async def until(check, *clients: WireClient, limit: float = 1000) -> None:
     """Let time pass, every client reading (and so answering the server's pings),
     until ``check()`` holds."""
