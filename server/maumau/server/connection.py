@@ -229,7 +229,7 @@ class Connections:
                     session.latency.add(sent, stamp, message.clock_ms)
                 continue
             if isinstance(message, Bye):
-                self.lobby.end_session(session)
+                self.lobby.forget(session)
                 attached.session = None
                 self.lobby.lobby_changed()
                 return

@@ -175,6 +175,7 @@ class Handshake:
             )
             return None
         # A name held by a disconnected session without a seat is freed.
+        keepers = self.lobby.seat_keepers()
         for token, old in list(self.lobby.sessions.items()):
             if old.skeleton != skeleton:
                 continue
@@ -185,7 +186,7 @@ class Handshake:
                     and old.table.seat_of(old) is not None
                 )
                 or self.lobby.keeps(old)
-                or self.lobby.kept_seat(old) is not None
+                or old in keepers
             )
             if not old.connected and not keeps_seat:
                 if old.table is not None:

@@ -213,17 +213,6 @@ class Lobby:
             if other is not table and other.release(session):
                 self.close_if_empty(other)
 
-    def kept_seat(self, session: Session) -> Table | None:
-        """The table where ``session`` stepped out of a seat it may take back."""
-        return next(
-            (
-                t
-                for t in self.tables.values()
-                if not t.closed and t.kept_seat_of(session) is not None
-            ),
-            None,
-        )
-
     def seat_keepers(self) -> set[object]:
         """Every session that stepped out of a seat it may take back (for the reaper)."""
         return {
@@ -233,15 +222,6 @@ class Lobby:
             for seat in table.seats
             if seat.owner is not None and seat.session is None
         }
-
-    def end_session(self, session: Session) -> None:
-        """``session`` ends (``bye``): it leaves its table and lets go of any seat it
-        kept; its token stops working."""
-        self.leave_current(session, keep=False)
-        self.seated(session, None)
-        self.sessions.pop(session.key, None)
-        if self.store is not None:
-            self.store.drop_session(session.key)
 
     def close_if_empty(self, table: Table) -> None:
         if table.closed:
@@ -280,8 +260,9 @@ class Lobby:
     # --- sessions -----------------------------------------------------------------
 
     def forget(self, session: Session) -> None:
-        """Forget a disconnected session: its token stops working, and a table it
-        still watches (or holds, as creator) lets it go."""
+        """Forget a session (disconnected, or it said ``bye``): its token stops
+        working, it leaves its table and lets go of any seat it kept, and a table it
+        holds as creator passes on."""
         self.sessions.pop(session.key, None)
         if self.store is not None:
             try:
