@@ -35,6 +35,7 @@ from maumau.protocol.messages import (
 from maumau.server.bots import BOT_MARK
 from maumau.server.server import Server, serve
 from maumau.server.table.state import REMATCH_WAIT_S
+from test_names_server import refused
 from test_server_mock import connect, seat_players, start_server
 
 QUICK = {"variant": "classic", "seats": 2, "turn_timeout_s": 5, "target_score": 1}
@@ -168,6 +169,26 @@ async def test_leaving_mid_match_keeps_the_seat_and_joining_takes_it_back(
     await bob.wait_for(Lobby)
     await bob.send(WatchTable(table.id))
     assert (await bob.wait_for(TableInfo)).you == 1
+
+
+@pytest.mark.deadline(1000)
+async def test_a_kept_seat_keeps_its_dropped_player_past_the_idle_timeout(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery, bot_delay=0.5, idle_timeout=20)
+    settings = {"variant": "classic", "seats": 3, "turn_timeout_s": 300}
+    (ann, bob), table = await seat_players(server, nursery, ["Ann", "Bob"], settings, bots=(2,))
+    token = bob.welcome.resume
+    await bob.send(LeaveTable())
+    await bob.wait_for(Lobby)
+    await bob.aclose()  # in the lobby, then gone: a seat still waits for him
+    await pass_time(60, ann)
+    impostor = await refused(server, nursery, "Bob")  # his name waits with his seat
+    assert impostor.code == "name_taken"
+    back = await connect(server, nursery, "Bob", resume=token)
+    assert back.welcome.resumed
+    await back.send(JoinTable(table.id))
+    assert (await back.wait_for(TableInfo)).you == 1
 
 
 def hand_codes(cards: tuple[int, ...]) -> list[str]:
