@@ -11,6 +11,7 @@ records screens share (a finish time, a count, a game's name).
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from typing import Any
 
 from rich.cells import cell_len
@@ -449,6 +450,47 @@ def rematch_words(model: Model) -> str:
     )
 
 
+@dataclass(frozen=True)
+class CardPlace:
+    """Where one card of the hand is drawn, in the hand's text: ``lines`` lines from
+    ``line``, the cells ``start`` to ``end`` (exclusive) of each."""
+
+    line: int
+    lines: int
+    start: int
+    end: int
+
+    def holds(self, x: int, y: int) -> bool:
+        return self.line <= y < self.line + self.lines and self.start <= x < self.end
+
+
+def hand_layout(model: Model, ascii_only: bool, width: int, boxes: bool = True) -> list[CardPlace]:
+    """Where :func:`hand` draws each card of my hand, in its order (none when it
+    draws no cards): the one source of the cards' places, for drawing and for
+    clicks. As boxes (a card and the gap after it; the number under it counts as
+    the card's) when they fit ``width`` and ``boxes``; else on lines of
+    ``[card]`` cells, wrapped between cards at ``width`` (0: never wrapped)."""
+    view = model.view
+    if view is None or view.hand is None:
+        return []
+    cards = model.hand()
+    per_row = max(1, width // (CARD_WIDTH + 1)) if boxes else 1
+    if len(cards) <= per_row:
+        return [
+            CardPlace(0, 4, 1 + i * (CARD_WIDTH + 1), 1 + (i + 1) * (CARD_WIDTH + 1))
+            for i in range(len(cards))
+        ]
+    places: list[CardPlace] = []
+    line, used = 0, 1  # each line starts with a space
+    for code in cards:
+        cells = 1 + 1 + cell_len(label(code, ascii_only)) + 1 + 1  # number [card] mark
+        if width and used > 1 and used + cells > width:
+            line, used = line + 1, 1
+        places.append(CardPlace(line, 1, used, used + cells))
+        used += cells
+    return places
+
+
 def hand(
     model: Model,
     cursor: int,
@@ -456,9 +498,11 @@ def hand(
     armed: str | None,
     width: int = 78,
     problem: str | None = None,
+    boxes: bool = True,
 ) -> Text:
-    """My cards as small boxes (one line each when many), legal ones bright, and
-    under them a hint, or ``problem``: why the last key did nothing."""
+    """My cards as small boxes (on lines of ``[card]`` when many, or not ``boxes``:
+    see :func:`hand_layout`), legal ones bright, and under them a hint, or
+    ``problem``: why the last key did nothing."""
     cards = model.hand()
     text = Text()
     if model.view is None:
@@ -482,8 +526,8 @@ def hand(
     if not cards:
         text.append(" " + _("no cards"))
         return text
-    per_row = max(1, width // (CARD_WIDTH + 1))
-    if len(cards) <= per_row:
+    places = hand_layout(model, ascii_only, width, boxes)
+    if places[-1].lines > 1:
         tl, tr, bl, br, h, v = (
             ("+", "+", "+", "+", "-", "|") if ascii_only else ("┌", "┐", "└", "┘", "─", "│")
         )
@@ -507,7 +551,9 @@ def hand(
             text.append("\n")
     else:
         text.append(" ")
-        for i, code in enumerate(cards):
+        for i, (code, place) in enumerate(zip(cards, places, strict=True)):
+            if i and place.line != places[i - 1].line:
+                text.append("\n ")
             text.append(f"{i + 1 if i < 9 else ' '}", style="dim")
             text.append(
                 f"[{label(code, ascii_only)}]", style=card_style(code, code in legal, i == cursor)

@@ -58,6 +58,7 @@ from ..host import Host, host_of
 from ..i18n import N_, _
 from ..literal import clean, literal
 from ..model import Model, plain
+from ..widgets.action_bar import ActionBar, described, fit_room
 from ..widgets.banner import Banner
 from ..widgets.chat_input import ChatInput
 from ..widgets.hand import Hand
@@ -137,6 +138,7 @@ class TableScreen(Screen[None]):
         yield Opponents()
         yield Pile()
         yield Hand()
+        yield ActionBar(described(self.BINDINGS, TAP_ACTIONS), id="table-actions")
         with Horizontal(id="bottom"):
             yield LineLog(id="log")
             yield LineLog(id="chat")
@@ -182,11 +184,13 @@ class TableScreen(Screen[None]):
         if not model.can_arm() and not model.owes_call():
             self.armed = None if not model.my_turn else self.armed
         width = self.size.width or 80
-        header, roomy_hand = self._layout(model, ascii_only, width)
+        fit_room(self)
+        buttons = self.query_one(ActionBar).sync()
+        header, roomy_hand = self._layout(model, ascii_only, width, buttons)
         self.query_one("#title", Static).update(render.title(model, ascii_only, width))
         self.query_one(Opponents).draw(header)
         pile.draw()
-        self.query_one(Hand).draw(self.cursor, self.armed, width - 2 if roomy_hand else 0)
+        self.query_one(Hand).draw(self.cursor, self.armed, width - 2, roomy_hand)
         if full:
             for name, lines in (("#log", model.log), ("#chat", model.chat)):
                 log = self.query_one(name, LineLog)
@@ -211,13 +215,16 @@ class TableScreen(Screen[None]):
             self.started = True
             self.call_after_refresh(self.send, StartMatch())
 
-    def _layout(self, model: Model, ascii_only: bool, width: int) -> tuple[bool, bool]:
+    def _layout(
+        self, model: Model, ascii_only: bool, width: int, buttons: int = 0
+    ) -> tuple[bool, bool]:
         """Whether the opponents' header line and the hand's card boxes fit the
-        screen's height with room left for three lines of log: (header, boxes).
-        The header goes first, then the boxes give way to one line of cards."""
+        screen's height, less the action bar's ``buttons`` rows, with room left for
+        three lines of log: (header, boxes). The header goes first, then the boxes
+        give way to lines of cards."""
         height = self.size.height or 24
         banner = 1 if self.query_one(Banner).display else 0
-        spare = height - banner - FIXED_ROWS - LOG_MIN_ROWS
+        spare = height - banner - FIXED_ROWS - LOG_MIN_ROWS - buttons
         tall = len(render.opponents(model, ascii_only, width, True).split())
         short = len(render.opponents(model, ascii_only, width, False).split())
         for header, boxes in ((True, True), (False, True), (True, False)):
@@ -303,6 +310,21 @@ class TableScreen(Screen[None]):
                 return
             self.show_problem(why)
         event.stop()
+
+    # --- clicks --------------------------------------------------------------------
+
+    @on(Hand.CardClicked)
+    def card_clicked(self, event: Hand.CardClicked) -> None:
+        """A click on a card picks it; on the picked card, plays it as Enter would
+        (or says why not, under the hand)."""
+        if event.index != self.cursor:
+            self.action_pick(event.index)
+        elif self.check_action("play", ()):
+            self.action_play()
+        else:
+            why = why_key(self.host.model, "play")
+            if why is not None:
+                self.show_problem(why)
 
     # --- actions -------------------------------------------------------------------
 
@@ -466,6 +488,24 @@ class TableScreen(Screen[None]):
             question = N_("Leave this table? Your seat becomes free.")
         self.app.push_screen(ConfirmScreen(question), answer)
 
+
+# The actions of the table's buttons (shown when the screen has room: see
+# widgets/action_bar.py), in their order; each is worded as its key in the footer.
+TAP_ACTIONS = (
+    "play",
+    "ready",
+    "draw",
+    "take",
+    "keep",
+    "challenge",
+    "mau",
+    "maumau",
+    "catch",
+    "start",
+    "rematch",
+    "help",
+    "leave",
+)
 
 # Each table key and the actions it is bound to, first first (for
 # :meth:`TableScreen.on_key`): Enter plays a card, or in the waiting room says ready.
