@@ -8,19 +8,17 @@ within 2 seconds.
 from __future__ import annotations
 
 import argparse
-import array
-import fcntl
 import gc
 import logging
 import shlex
 import signal
-import socket
 import sqlite3
-import struct
 import sys
 from pathlib import Path
 
 import trio
+
+from maumau.protocol.lan import shown_hosts
 
 from . import store
 from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION
@@ -164,27 +162,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def local_addresses() -> list[str]:
-    """IPv4 addresses of this machine's interfaces, read locally (no traffic sent)."""
-    found: list[str] = []
-    try:
-        names = [name for _, name in socket.if_nameindex()]
-    except OSError:
-        names = []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        for name in names:
-            try:
-                packed = struct.pack("256s", name.encode()[:15])
-                result = fcntl.ioctl(probe.fileno(), 0x8915, packed)  # SIOCGIFADDR
-            except OSError:
-                continue
-            address = socket.inet_ntoa(array.array("B", result[20:24]).tobytes())
-            if address not in found:
-                found.append(address)
-    found.sort(key=lambda a: (a.startswith("127."), a))
-    return found or ["127.0.0.1"]
-
-
 async def run(args: argparse.Namespace, db: store.Store | None) -> None:
     server = Server(
         seed=args.seed,
@@ -206,9 +183,7 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, server, args.port, args.host)
-            hosts = (
-                [args.host] if args.host not in (None, "", "0.0.0.0", "::") else local_addresses()
-            )
+            hosts = shown_hosts(args.host)
             print(f"maumau-server listening on port {port}. Players can connect with:", flush=True)
             for host in hosts:
                 shown = f"[{host}]" if ":" in host else host
