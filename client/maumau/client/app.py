@@ -104,6 +104,7 @@ from .screens.records_base import RecordsScreen
 from .screens.replay import LoneReplayScreen, ReplayScreen
 from .screens.table import TableScreen
 from .screens.tournament import TournamentScreen
+from .screens.web_login import WebLoginRequested, WebLoginScreen
 from .widgets.banner import Banner
 from .widgets.too_small import TooSmall, fits
 from .words import error_line
@@ -155,6 +156,7 @@ class MauMauApp(App[None]):
         remember: bool = True,
         replay: int | None = None,
         local: bool = False,
+        web_key: bytes | None = None,
     ) -> None:
         super().__init__()
         if ascii_only:
@@ -169,6 +171,9 @@ class MauMauApp(App[None]):
         self.replay_match = replay  # maumau-client --replay: show only this match
         self.replay_password: str | None = None  # --password: the replayed match's table's
         self.local = local  # maumau-client --local (see Host.local)
+        # A browser guest's client (maumau-web): the server is fixed, the name and PIN
+        # asked in the page, the name's secret derived from them with this key.
+        self.web_key = web_key
         self.back_sent = False  # "back" is on its way (until the next table message)
         self.banner_text: str | None = None  # why the connection is down, while it is
         self.paused_text: str | None = None  # why the table is paused, while it is
@@ -283,9 +288,11 @@ class MauMauApp(App[None]):
             self.set_banner(self.banner_text)
 
     def start(self) -> None:
-        """Connect, or ask where to."""
+        """Connect, or ask where to (a browser guest: as whom)."""
         host, port, name = self.connection.host, self.connection.port, self.connection.name
-        if host and port:
+        if self.web_key is not None:
+            self.push_screen(WebLoginScreen(self.server_label, name))
+        elif host and port:
             self.connect_to(host, port, name)
         else:
             saved = config.load()
@@ -353,6 +360,20 @@ class MauMauApp(App[None]):
     def on_connect_requested(self, event: ConnectRequested) -> None:
         self.connect_to(event.host, event.port, event.name)
 
+    def on_web_login_requested(self, event: WebLoginRequested) -> None:
+        """A browser guest's name and PIN: connect to the one server there is, with
+        the secret they derive (see :mod:`maumau.client.web.identity`)."""
+        from .web.identity import name_secret
+
+        host, port = self.connection.host, self.connection.port
+        if self.web_key is None or not host or not port:
+            return
+        self.connection.name = event.name
+        secret = name_secret(event.name, event.pin, self.web_key)
+        self.connection.aim(host, port, event.name, secret)
+        self.model = Model()
+        self.network()
+
     def on_table_left(self, event: TableLeft) -> None:
         self.model.left_table()
         self.show_lobby()
@@ -403,6 +424,9 @@ class MauMauApp(App[None]):
     def switch_to_connect(self, message: str) -> None:
         while len(self.screen_stack) > 1:
             self.pop_screen()
+        if self.web_key is not None:  # a browser guest may not choose another server
+            self.push_screen(WebLoginScreen(self.server_label, self.connection.name, message))
+            return
         self.push_screen(ConnectScreen(self.server_label, self.connection.name, message))
 
     async def on_server_message(self, event: ServerMessage) -> None:

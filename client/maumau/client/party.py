@@ -42,3 +42,21 @@ def speak(environ: Mapping[str, str]) -> str:
 
 
 _ = i18n._
+
+
+NAME_MOST = 24  # the protocol's longest name
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name, in the language spoken, or None when
+    it can: 1 to 24 printable characters and no asterisk (the mark of the bots'
+    names). The server has the last word."""
+    if not name:
+        return _(EMPTY_NAME)
+    if len(name) > NAME_MOST:
+        return _(LONG_NAME).format(most=NAME_MOST)
+    if not name.isprintable():
+        return _(UNPRINTABLE_NAME)
+    if "*" in name:
+        return _(STAR_NAME)
+    return None

@@ -1,0 +1,5 @@
+"""``python -m maumau.client.web``: the same as ``maumau-web``."""
+
+from .cli import main
+
+main()

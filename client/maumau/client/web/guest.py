@@ -1,0 +1,49 @@
+"""One browser guest's client: the process ``maumau-web`` starts for each tab.
+
+It is the real :class:`~maumau.client.app.MauMauApp`, drawn through textual-serve's
+web driver (``TEXTUAL_DRIVER``, set by :class:`~.service.GuestService`), in web mode:
+the server's address is fixed, the name and PIN are asked in the page, and the name's
+secret is derived from them. Everything comes from the environment the service
+builds, never from the visitor:
+
+- ``MAUMAU_WEB_GAME``: the game server, ``host:port``;
+- ``MAUMAU_WEB_KEY``: the host's key, in hex (:mod:`.identity`);
+- ``LANGUAGE``: the languages the visitor's browser asks for (Accept-Language).
+
+Run as ``python -m maumau.client.web.guest``; not meant to be started by hand.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from .. import i18n
+from ..address import parse_address
+
+
+def main() -> int:
+    game = parse_address(os.environ.get("MAUMAU_WEB_GAME", ""))
+    try:
+        key = bytes.fromhex(os.environ.get("MAUMAU_WEB_KEY", ""))
+    except ValueError:
+        key = b""
+    if game is None or len(key) < 16:
+        print("maumau web guest: MAUMAU_WEB_GAME and MAUMAU_WEB_KEY are needed", file=sys.stderr)
+        return 2
+    code = i18n.choose(None, None, os.environ)
+    try:
+        i18n.set_language(code)
+    except i18n.MissingCatalog:
+        i18n.set_language(i18n.DEFAULT)
+    from ..app import MauMauApp
+
+    app = MauMauApp(game[0], game[1], "", remember=False, web_key=key)
+    app.exit_signals = (signal.SIGTERM, signal.SIGHUP)
+    app.run()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
