@@ -1,18 +1,23 @@
 """The suit picker: after a Jack (Mau Mau) or a wild (American), name the suit or
 colour. It answers the table screen with the letter, or None when cancelled (the card
-is then not played)."""
+is then not played).
+
+By mouse or finger: a click on a suit picks it, a click on the picked one names it
+(as on the hand); its buttons name the picked suit or cancel."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from ..i18n import N_, _
 from ..model import label, suit_words
+from ..widgets.action_bar import TapButton
 from ..widgets.ascii_aware import AsciiAware
 
 
@@ -41,6 +46,9 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
         with Vertical(classes="dialog", id="suit-picker"):
             yield Static("", id="suits")
             yield Static(_("1-4, or Up/Down and Enter. Esc cancels"), classes="hint")
+            with Horizontal(classes="dialog-buttons"):
+                yield TapButton(_("name it"), id="suit-choose", variant="primary", compact=True)
+                yield TapButton(_("cancel"), id="suit-cancel", compact=True)
 
     def on_mount(self) -> None:
         self._draw()
@@ -60,6 +68,31 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
                 style="reverse" if i == self.cursor else "",
             )
         self.query_one("#suits", Static).update(text)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a suit picks it; on the picked one, names it. The suits are
+        the last lines of ``#suits`` but the empty one after the last newline (the
+        question above them may wrap)."""
+        suits = self.query_one("#suits", Static)
+        offset = event.get_content_offset(suits)
+        if offset is None or event.widget is not suits:
+            return
+        index = offset.y - (suits.content_region.height - 1 - len(self.letters))
+        if 0 <= index < len(self.letters):
+            event.stop()
+            if index == self.cursor:
+                self.action_choose()
+            else:
+                self.cursor = index
+                self._draw()
+
+    @on(Button.Pressed, "#suit-choose")
+    def choose_pressed(self) -> None:
+        self.action_choose()
+
+    @on(Button.Pressed, "#suit-cancel")
+    def cancel_pressed(self) -> None:
+        self.action_cancel()
 
     def action_move(self, step: int) -> None:
         self.cursor = (self.cursor + step) % len(self.letters)
