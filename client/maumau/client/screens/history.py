@@ -22,6 +22,7 @@ from maumau.protocol.messages import ListMatches
 from ..i18n import N_, _, ngettext, pgettext
 from ..literal import literal
 from ..render import game_name, when
+from ..widgets.action_bar import ActionBar, described, fit_room
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.banner import Banner
 from ..widgets.key_footer import KeyFooter
@@ -64,6 +65,8 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
         yield Static("", id="history-title", classes="title")
         yield MatchList(id="matches", cursor_type="row", zebra_stripes=True)
         yield Static("", id="match-detail")
+        taps = ("replay", "mine", "ask", "close")
+        yield ActionBar(described(self.BINDINGS, taps), id="history-actions")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -145,9 +148,15 @@ class HistoryScreen(RecordsScreen, AsciiAware, Screen[None]):
     def row_highlighted(self) -> None:
         self._draw_detail()
 
+    def on_resize(self) -> None:
+        fit_room(self)
+        self.query_one(ActionBar).sync()
+
     def refresh_records(self) -> None:
         if not self.is_mounted:
             return
+        fit_room(self)
+        self.query_one(ActionBar).sync()
         host = self.host
         dot = "-" if host.ascii_only else "·"
         title = Text(" maumau  ", style="bold")

@@ -15,6 +15,10 @@ app asks to follow it (``watch_tournament``, after the password of a locked one)
 shows its screen when the server answers (:class:`~.messages.TournamentWanted`).
 T opens the new-tournament dialog; the footer offers it when it fits on the line
 (:meth:`LobbyScreen.footer_width`: drawn compact, every key must stay in sight).
+
+By mouse or finger: a click on a table picks it, a click on the picked one joins it
+(as Enter); the footer's keys are clickable, and a screen with room has buttons for
+them (join, watch, new table...).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from ..i18n import N_, _, ngettext, pgettext
 from ..literal import literal
 from ..model import seat_label
 from ..tournament import series_words
+from ..widgets.action_bar import ActionBar, described, fit_room
 from ..widgets.banner import Banner
 from ..widgets.chat_input import ChatInput
 from ..widgets.key_footer import KeyFooter
@@ -150,6 +155,19 @@ def tournament_state(summary: dict[str, Any]) -> str:
     return state
 
 
+# The lobby's buttons, where the screen has room (see widgets/action_bar.py).
+LOBBY_TAPS = (
+    "join",
+    "watch",
+    "new_table",
+    "tournament",
+    "new_tournament_unseen",
+    "app.leaderboard",
+    "app.history",
+    "help",
+)
+
+
 class LobbyScreen(Screen[None]):
     """Tables, players online and lobby chat."""
 
@@ -177,6 +195,7 @@ class LobbyScreen(Screen[None]):
         yield TournamentList(id="tournaments", cursor_type="row")
         yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="table-detail")
+        yield ActionBar(described(self.BINDINGS, LOBBY_TAPS), id="lobby-actions")
         with Horizontal(id="lobby-bottom"):
             yield Static("", id="online")
             yield RichLog(id="lobby-chat", wrap=True)
@@ -255,6 +274,8 @@ class LobbyScreen(Screen[None]):
             table.move_cursor(row=min(keep, len(lobby.tables) - 1))
         self._draw_tournaments(width)
         self._draw_detail()
+        fit_room(self)
+        self.query_one(ActionBar).sync()
         self.refresh_bindings()
         log = self.query_one("#lobby-chat", RichLog)
         log.clear()

@@ -10,6 +10,10 @@ waits, and jumping (End, a round start) fetches only the page it lands on. Seeki
 the next or previous round start may need pages not here yet: the screen remembers
 the seek and carries it on as pages arrive (:mod:`.records_base`).
 ``maumau-client --replay`` shows only :class:`LoneReplayScreen`, whose leaving quits.
+
+By mouse or finger: the footer's keys are clickable (a pair such as ``←→`` steps
+back on its first half, on by its second); a screen with room has buttons to step
+back and on, to the first and last step and between the rounds.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from .. import render
 from ..i18n import N_, _
 from ..literal import literal
 from ..model import REPLAY_PAGE, ReplayBook, plain
+from ..widgets.action_bar import ActionBar, fit_room
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.banner import Banner
 from ..widgets.key_footer import KeyFooter
@@ -53,6 +58,7 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         Binding("q", "back", N_("back")),
         Binding("escape", "back", N_("back"), show=False),
     ]
+    BACK = N_("back")  # the words of the button that leaves
 
     def __init__(
         self, match: int, summary: dict[str, Any] | None = None, password: str | None = None
@@ -89,7 +95,20 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         lines = Static("", id="replay-lines")
         lines.border_title = _("what happened")
         yield lines
+        taps = [
+            ("first", N_("first")),
+            ("step(-1)", N_("previous")),
+            ("step(1)", N_("next")),
+            ("last", N_("last")),
+            ("round(-1)", N_("previous round")),
+            ("round(1)", N_("next round")),
+            ("back", self.BACK),
+        ]
+        yield ActionBar(taps, id="replay-actions")
         yield KeyFooter()
+
+    def on_resize(self) -> None:
+        self.refresh_records()
 
     def on_mount(self) -> None:
         self.book.error = None
@@ -176,6 +195,8 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
             self.n = book.last
         ascii_only = host.ascii_only
         width, height = self.app.size.width or 80, self.app.size.height or 24
+        fit_room(self)
+        buttons = self.query_one(ActionBar).sync()
         self.query_one("#replay-title", Static).update(
             render.replay_title(book, self.n, ascii_only, width)
         )
@@ -188,7 +209,8 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
             table.update("")
             lines.update("")
             return
-        room = height - 1 - 1 - 2 - 4 - 2 - 1  # title, footer, pile, log, borders, header
+        # title, footer, pile, log, borders, header, buttons
+        room = height - 1 - 1 - 2 - 4 - 2 - 1 - buttons
         hands.update(render.replay_hands(book, step, ascii_only, width - 4, room))
         winner = self.summary["winner"] if self.summary is not None else None
         if winner is None and step["phase"] == "match_over":
@@ -212,6 +234,7 @@ class LoneReplayScreen(ReplayScreen):
         Binding("q", "back", N_("quit")),
         Binding("escape", "back", N_("quit"), show=False),
     ]
+    BACK = N_("quit")
 
     async def action_back(self) -> None:
         await self.app.action_quit()

@@ -7,7 +7,7 @@ The dialog draws itself from the host's view model (or shows a ``text`` it is
 given). Its body scrolls when it is taller than the screen (ten American hands at
 80x24); the line under it, which says what each key does and when the next round is
 dealt, is docked to the dialog's bottom, so it is always in sight, and the footer
-shows the same keys.
+shows the same keys (and, where the screen has room, buttons for them).
 
 The countdown starts from the view's ``next_round_ms`` (protocol 4: how long the
 server will wait before it deals the next round, also after a resume), and counts
@@ -44,6 +44,7 @@ from ..host import host_of
 from ..i18n import N_, _, ngettext
 from ..literal import clean
 from ..model import Model
+from ..widgets.action_bar import ActionBar, described, fit_room
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
 from .messages import TableLeft, ToServer
@@ -137,6 +138,8 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
                 yield Static(self.body(), id="result-text")
             with Vertical(id="result-foot"):
                 yield Static(self.keys_line(), id="result-keys")
+                actions = ("ready", "rematch", "close", "leave", "back")
+                yield ActionBar(described(self.BINDINGS, actions), id="result-actions")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -144,10 +147,12 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
         if not self.over:
             self.seconds_left = round_pause(self.model)
         self._ticked = now()
+        fit_room(self)
         self.draw()
         self.set_interval(1.0, self.tick)
 
     def on_resize(self) -> None:
+        fit_room(self)
         self.draw()
 
     def tick(self) -> None:
@@ -157,6 +162,7 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
             self.seconds_left = max(0.0, self.seconds_left - (moment - self._ticked))
         self._ticked = moment
         self.query_one("#result-keys", Static).update(self.keys_line())
+        self.query_one(ActionBar).sync()
         self.refresh_bindings()
 
     def body(self) -> Text:
@@ -172,6 +178,7 @@ class ResultScreen(AsciiAware, ModalScreen[bool]):
             return
         self.query_one("#result-text", Static).update(self.body())
         self.query_one("#result-keys", Static).update(self.keys_line())
+        self.query_one(ActionBar).sync()
 
     def keys_line(self) -> Text:
         """What the keys do, and when the next round is dealt."""

@@ -58,6 +58,7 @@ from ..i18n import N_, _, pgettext
 from ..literal import literal
 from ..model import plain
 from ..tournament import Following, game_words
+from ..widgets.action_bar import ActionBar, described, fit_room
 from ..widgets.banner import Banner
 from ..widgets.key_footer import KeyFooter
 from ..widgets.pick_list import PickList, set_columns
@@ -151,6 +152,8 @@ class TournamentScreen(Screen[None]):
         yield Static("", id="tournament-you")
         yield Standings(id="standings", show_cursor=False, zebra_stripes=True)
         yield SeriesTables(id="series-tables", cursor_type="row")
+        taps = ("register", "unregister", "withdraw", "go", "watch", "help", "back")
+        yield ActionBar(described(self.BINDINGS, taps), id="tournament-actions")
         yield KeyFooter()
 
     @property
@@ -193,6 +196,8 @@ class TournamentScreen(Screen[None]):
             you.update(literal(words, style="bold"))
         self._draw_standings(following)
         self._draw_tables(following)
+        fit_room(self)
+        self.query_one(ActionBar).sync()
         self.refresh_bindings()
 
     def _seated_at(self) -> int | None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from rich.cells import cell_len
 from textual import on
@@ -36,7 +37,7 @@ ROOMY_ROWS = 32  # a screen at least this tall shows its action bar
 BUTTON_ROWS = 3  # a finger's height (a cell is about 7x13 pixels on a phone)
 
 
-def fit_room(screen: Screen[object]) -> bool:
+def fit_room(screen: Screen[Any]) -> bool:
     """Mark ``screen`` ``roomy`` when it is tall enough for its action bar."""
     height = screen.size.height or screen.app.size.height
     roomy = height >= ROOMY_ROWS
@@ -89,7 +90,7 @@ class ActionBar(Grid):
             button.display = self.means_something(action)
             if button.display:
                 shown.append(button)
-        width = self.screen.size.width or self.app.size.width or 80
+        width = self.size.width or self.screen.size.width or self.app.size.width or 80
         widest = max((cell_len(str(b.label)) for b in shown), default=1) + 5
         columns = max(1, min(len(shown), width // widest))
         rows = math.ceil(len(shown) / columns) if shown else 0
@@ -98,6 +99,9 @@ class ActionBar(Grid):
         if not self.screen.has_class("roomy") or not shown:
             return 0
         return rows * BUTTON_ROWS
+
+    def on_resize(self) -> None:
+        self.sync()
 
     @on(Button.Pressed)
     async def pressed(self, event: Button.Pressed) -> None:

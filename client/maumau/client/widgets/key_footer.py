@@ -10,11 +10,17 @@ A footer wider than the screen would cut its last keys off (``q`` without its
 around each), and if even that is too wide, the keys whose meaning needs no word
 (Tab for chat, ? for help, the arrows) lose their words first, then the others from
 the left, until every key fits; a key is never dropped.
+
+Every key in the footer runs its action when clicked (Textual's footer simulates
+the key). A key shown as a pair (``←→``, ``PgUp/PgDn``, ``n/p``) is two keys in one
+place: a click on its first half presses the first (left, PgUp, n), on its second
+half the second (:class:`PairKey`), so that a mouse or a finger can go both ways.
 """
 
 from __future__ import annotations
 
 from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -23,6 +29,41 @@ from ..i18n import _
 
 # Keys whose words go first when the footer is too narrow: the key says it.
 SELF_EVIDENT = ("tab", "question_mark", "left", "escape")
+
+
+# The two keys of a key shown as a pair, by the key of the binding shown.
+PAIRS = {
+    "left": ("left", "right"),
+    "right": ("left", "right"),
+    "pageup": ("pageup", "pagedown"),
+    "pagedown": ("pageup", "pagedown"),
+    "n": ("n", "p"),
+}
+
+
+def is_pair(key: str, key_display: str) -> bool:
+    """Whether the footer shows ``key`` as a pair of keys."""
+    return key in PAIRS and ("/" in key_display or key_display in ("←→", "<->"))
+
+
+class PairKey(FooterKey):
+    """A footer key shown as a pair: a click on its first half presses the first
+    key of the pair, on its second half the second."""
+
+    def key_at(self, x: int) -> str:
+        """The key of the pair drawn at cell ``x`` of this footer key."""
+        first, second = PAIRS[self.key]
+        left = self.get_component_styles("footer-key--key").padding.left
+        display = self.key_display
+        half = cell_len(display.split("/")[0]) if "/" in display else cell_len(display) // 2
+        return first if x < left + max(1, half) else second
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:  # type: ignore[override]
+        event.prevent_default()  # (Textual's own presses the shown key only)
+        if self._disabled:
+            self.app.bell()
+        else:
+            self.app.simulate_key(self.key_at(event.x))
 
 
 def footer_width(keys: list[FooterKey], compact: bool) -> int:
@@ -42,7 +83,7 @@ class KeyFooter(Footer):
     every key in sight (see the module docstring)."""
 
     def compose(self) -> ComposeResult:
-        widgets = list(super().compose())
+        widgets = [pair(w) if isinstance(w, FooterKey) else w for w in super().compose()]
         keys = [w for w in widgets if isinstance(w, FooterKey)]
         for key in keys:
             if key.description:
@@ -59,3 +100,19 @@ class KeyFooter(Footer):
                     break
                 key.description = ""
         yield from widgets
+
+
+def pair(key: FooterKey) -> FooterKey:
+    """``key``, or, if it is shown as a pair, a :class:`PairKey` in its place."""
+    if type(key) is not FooterKey or not is_pair(key.key, key.key_display):
+        return key
+    twin = PairKey(
+        key.key,
+        key.key_display,
+        key.description,
+        key.action,
+        disabled=key._disabled,
+        tooltip=str(key.tooltip or ""),
+        classes=" ".join(c for c in key.classes if c != "-disabled"),
+    )
+    return twin.data_bind(compact=Footer.compact)
