@@ -15,12 +15,13 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
+from typing import TypeVar
 
 import trio
 
 from maumau.protocol.lan import shown_hosts
 
-from . import store
+from . import store, web_guests
 from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION
 from .link import FLUSH_INTERVAL
 from .server import DEFAULT_PORT, Server, serve
@@ -127,6 +128,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="messages a second one connection may send, bursts of twice that (default 20)",
     )
     parser.add_argument(
+        "--web",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="also serve the client to browsers and phones on this port (maumau-web; "
+        "0 = any): prints the address guests open and its QR code",
+    )
+    parser.add_argument(
+        "--web-max",
+        type=int,
+        default=20,
+        help="with --web: browser guests at once (default 20; about 50 MiB each)",
+    )
+    parser.add_argument(
+        "--web-idle",
+        type=float,
+        default=1800,
+        metavar="SECONDS",
+        help="with --web: seconds a browser tab may sit without a key, click or tap "
+        "before its client is closed (default 1800; the seat is kept)",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
@@ -135,6 +158,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error(f"--port must be between 0 and 65535, not {args.port}")
+    if args.web is not None and not 0 <= args.web <= 65535:
+        parser.error(f"--web must be a port between 0 and 65535, not {args.web}")
+    if not 1 <= args.web_max <= 1000:
+        parser.error("--web-max must be between 1 and 1000")
+    if not 10 <= args.web_idle <= 7 * 24 * 3600:
+        parser.error("--web-idle must be between 10 and 604800 seconds")
     if args.max_clients < 1:
         parser.error("--max-clients must be at least 1")
     if args.max_tables is not None and args.max_tables < 1:
@@ -190,12 +219,41 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
                 print(f"  maumau-client {shown}:{port}", flush=True)
             if db is not None:
                 print(f"Games are journaled to {db.path}", flush=True)
+            web = None
+            if args.web is not None:
+                web, _ = await web_guests.start(
+                    web_game(args.host, port),
+                    args.host or "0.0.0.0",
+                    args.web,
+                    str(web_key_file(db)),
+                    args.web_max,
+                    args.web_idle,
+                )
             async for signum in signals:
                 log.info("received %s", signal.Signals(signum).name)
                 break
-            with trio.move_on_after(1.5):
-                await server.shutdown()
+            async with trio.open_nursery() as stopping:
+                if web is not None:
+                    stopping.start_soon(web_guests.stop, web)
+                with trio.move_on_after(1.5):
+                    await server.shutdown()
             nursery.cancel_scope.cancel()
+
+
+def web_game(host: str | None, port: int) -> str:
+    """The game's address for the web server's guests, on this machine."""
+    if host in (None, "", "0.0.0.0"):
+        return f"127.0.0.1:{port}"
+    if host == "::":
+        return f"[::1]:{port}"
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def web_key_file(db: store.Store | None) -> Path:
+    """The browser guests' name key: beside the database (it makes the secrets the
+    database keeps the hashes of)."""
+    base = Path(db.path) if db is not None else store.default_path()
+    return base.with_name("web.key")
 
 
 def raise_open_file_limit() -> None:
@@ -210,12 +268,16 @@ def raise_open_file_limit() -> None:
         pass
 
 
-def _first_os_error(error: BaseException) -> OSError | None:
-    if isinstance(error, OSError):
+E = TypeVar("E", bound=BaseException)
+
+
+def _first_error(error: BaseException, kind: type[E]) -> E | None:
+    """``error`` if it is a ``kind``, else the first ``kind`` in its group."""
+    if isinstance(error, kind):
         return error
     if isinstance(error, BaseExceptionGroup):
         for inner in error.exceptions:
-            found = _first_os_error(inner)
+            found = _first_error(inner, kind)
             if found is not None:
                 return found
     return None
@@ -275,8 +337,12 @@ def main(argv: list[str] | None = None) -> None:
         log.info("database: %s", path)
     try:
         trio.run(run, args, db)
-    except (OSError, BaseExceptionGroup) as error:
-        failure = _first_os_error(error)
+    except (OSError, web_guests.WebFailed, BaseExceptionGroup) as error:
+        web_failure = _first_error(error, web_guests.WebFailed)
+        if web_failure is not None:
+            print(f"maumau-server: --web {args.web}: {web_failure}", file=sys.stderr)
+            raise SystemExit(1) from None
+        failure = _first_error(error, OSError)
         if failure is None:
             raise
         print(

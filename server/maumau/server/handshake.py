@@ -106,7 +106,9 @@ class Handshake:
 
     @staticmethod
     def _refuse(code: str, text: str, link: Link, details: dict[str, Any] | None = None) -> None:
-        """Refuse a hello: a fatal error naming it."""
+        """Refuse a hello: a fatal error naming it (and a line in the log, so that a
+        host sees who was turned away, and why)."""
+        log.info("refused a hello (%s): %s (%s)", code, text, link.peer)
         link.send(Error(code, text, "hello", True, details))
 
     def _session_for(self, link: Link, hello: Hello) -> tuple[Session, bool] | None:

@@ -1,0 +1,82 @@
+"""``maumau-server --web PORT``: the browser guests' web server, run beside the game.
+
+The web server (``maumau-web``, in the client's package: it serves the client) runs
+as a child process of the game server, on the asyncio loop it needs, and plays on
+this server over loopback like any client. :func:`start` starts it and waits until
+it listens (it writes its port to a pipe; it prints the guests' address and QR code
+to the same terminal); a child that ends before that (its port taken, say) is an
+error that stops the start. :func:`stop` asks it to stop (SIGTERM: it ends every
+guest's process first) and kills it if it has not within :data:`STOP_SECONDS`. Should
+this server die without stopping it, the kernel ends every guest's process anyway
+(see ``maumau.client.web.service``).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import trio
+
+STOP_SECONDS = 6.0
+READY_SECONDS = 30.0
+
+
+class WebFailed(Exception):
+    """The web server ended before it listened (its own message is on stderr)."""
+
+
+async def start(
+    game: str,
+    host: str,
+    port: int,
+    key_file: str,
+    max_guests: int,
+    idle_seconds: float,
+) -> tuple[trio.Process, int]:
+    """Start ``maumau-web`` for the game at ``game`` (``host:port``); the process and
+    the port it listens on."""
+    read_end, write_end = os.pipe()
+    argv = [
+        sys.executable,
+        "-m",
+        "maumau.client.web",
+        game,
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--max",
+        str(max_guests),
+        "--idle",
+        f"{idle_seconds:g}",
+        "--key-file",
+        key_file,
+        "--ready-fd",
+        str(write_end),
+    ]
+    try:
+        process = await trio.lowlevel.open_process(argv, pass_fds=(write_end,))
+    finally:
+        os.close(write_end)
+    said = b""
+    with trio.move_on_after(READY_SECONDS):
+        async with trio.lowlevel.FdStream(read_end) as stream:
+            while chunk := await stream.receive_some(64):
+                said += chunk
+    if not said.strip().isdigit():
+        await stop(process)
+        raise WebFailed(f"maumau-web ended before it listened (exit {process.returncode})")
+    return process, int(said)
+
+
+async def stop(process: trio.Process) -> None:
+    """SIGTERM, then SIGKILL after :data:`STOP_SECONDS`; waits for the end."""
+    if process.returncode is None:
+        process.send_signal(signal.SIGTERM)
+        with trio.move_on_after(STOP_SECONDS):
+            await process.wait()
+    if process.returncode is None:
+        process.kill()
+        await process.wait()
