@@ -1,0 +1,594 @@
+"""Playing by click and tap: every screen by the mouse alone.
+
+The hand picks a card at the first click and plays it at the second (as Enter); the
+footer's keys run their actions when clicked (a pair such as ``←→`` by the half
+clicked); a screen as tall as a phone's page in the browser (60x64) shows buttons for
+the keys that mean something now, and an 80x24 screen shows none (its layout and
+snapshots are as they were). The dialogs, the lobby, the tournament screen, the
+result and the replay are driven by clicks too, and a whole round is played by clicks
+alone against a real server with bots, at both sizes.
+
+Plain tests that run their scenario with ``asyncio.run`` (see STACK.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from rich.cells import cell_len
+from textual.widget import Widget
+from textual.widgets._footer import FooterKey
+
+from maumau.client import render
+from maumau.client.app import MauMauApp
+from maumau.client.model import label
+from maumau.client.screens.confirm import ConfirmScreen
+from maumau.client.screens.history import HistoryScreen
+from maumau.client.screens.lobby import LobbyScreen
+from maumau.client.screens.new_table import NewTableScreen
+from maumau.client.screens.replay import ReplayScreen
+from maumau.client.screens.result import ResultScreen
+from maumau.client.screens.suit_picker import SuitPicker
+from maumau.client.screens.table import TAP_ACTIONS, TableScreen
+from maumau.client.screens.table_keys import key_means_something
+from maumau.client.screens.tournament import TournamentScreen
+from maumau.client.widgets.action_bar import ROOMY_ROWS, ActionBar, TapButton
+from maumau.client.widgets.hand import Hand
+from maumau.client.widgets.key_footer import PairKey
+from maumau.protocol.messages import (
+    DrawCard,
+    JoinTable,
+    JoinTournament,
+    LeaveTable,
+    Message,
+    PlayCard,
+    Ready,
+    Rematch,
+    WatchTable,
+)
+from test_client_app import running_server
+from test_client_keys import JACK_TURN, RecordingApp, position
+from test_client_snapshots import MATCHES, AnsweringApp, classic_replay, lobby
+from test_client_tournament import Answering
+from test_client_tournament_data import registering, tournament
+from test_snapshots_results import Recording, american_rounds, classic_match_over
+
+PHONE = (60, 64)  # the phone's page in the browser: the buttons show
+DESKTOP = (80, 24)  # the classic terminal: the footer's keys are the click targets
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(scenario(), 150))
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+async def until(pilot: Any, condition: Callable[[], Any], timeout: float = 15) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for a condition")
+        await pilot.pause(0.02)
+
+
+async def click(pilot: Any, widget: Widget, offset: tuple[int, int] | None = None) -> None:
+    """Click ``widget`` (in its middle unless ``offset`` says where) as a mouse would:
+    at a point of the screen, whatever is drawn there."""
+    if offset is None:
+        offset = (widget.size.width // 2, widget.size.height // 2)
+    await pilot.click(widget, offset=offset)
+    await pilot.pause()
+
+
+async def click_card(pilot: Any, app: MauMauApp, index: int) -> None:
+    """Click the card at ``index`` of the hand, where it is drawn (inside the border)."""
+    hand = app.screen.query_one(Hand)
+    place = hand.places[index]
+    await click(pilot, hand, (1 + place.start + 1, 1 + place.line))
+
+
+def button(app: MauMauApp, action: str) -> TapButton:
+    """The screen's shown button for ``action``."""
+    found = [b for b in app.screen.query(TapButton) if b.name == action and b.display]
+    assert found, f"no button for {action!r}: {shown_buttons(app)}"
+    return found[0]
+
+
+def shown_buttons(app: MauMauApp) -> list[str]:
+    """The actions of the buttons the screen shows now (none while the bar is hidden)."""
+    bars = [bar for bar in app.screen.query(ActionBar) if bar.display]
+    return [b.name or "" for bar in bars for b in bar.query(TapButton) if b.display]
+
+
+async def tap(pilot: Any, app: MauMauApp, action: str) -> None:
+    widget = button(app, action)
+    # A button pressed within its last press's flash (0.2 s) does not press again.
+    await until(pilot, lambda: not widget.has_class("-active"))
+    await click(pilot, widget)
+
+
+def footer_key(app: MauMauApp, action: str) -> FooterKey:
+    keys = [key for key in app.screen.query(FooterKey) if key.action == action]
+    assert keys, f"{action!r} is not in the footer"
+    return keys[0]
+
+
+async def click_footer(pilot: Any, app: MauMauApp, action: str, half: int = 0) -> None:
+    """Click the footer's key for ``action`` (of a pair, its first or second half)."""
+    # The footer is composed again whenever the keys change: wait for its keys.
+    await until(pilot, lambda: any(k.action == action for k in app.screen.query(FooterKey)), 3)
+    await pilot.pause()
+    key = footer_key(app, action)
+    if half == 0:
+        await click(pilot, key)
+        return
+    left = key.get_component_styles("footer-key--key").padding.left
+    x = left if half == 1 else left + cell_len(key.key_display) - 1
+    await click(pilot, key, (x, 0))
+
+
+def sent_of(app: Any, kind: type[Message]) -> list[Message]:
+    return [m for m in app.sent if isinstance(m, kind)]
+
+
+# --- the hand: where each card is drawn ---------------------------------------------
+
+RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+CLASSIC_ALL = [f"{rank}{suit}" for suit in "SHD" for rank in RANKS][:20]
+AMERICAN_MANY = [
+    *("R1", "R5", "RS", "RR", "R+2", "Y3", "Y9", "YS", "G0", "G7"),
+    *("G+2", "B4", "B8", "BR", "W", "W4", "R9", "Y1"),
+]
+
+
+def model_with_hand(cards: list[str]) -> RecordingApp:
+    app = RecordingApp(position(hand=tuple(cards), hand_counts=(len(cards), 4, 1, 6)))
+    for message in app.messages:
+        app.model.apply(message)
+    return app
+
+
+@pytest.mark.parametrize("ascii_only", [False, True], ids=["unicode", "ascii"])
+def test_the_hand_layout_is_where_every_card_is_drawn(ascii_only: bool) -> None:
+    for cards in (CLASSIC_ALL[:3], CLASSIC_ALL[:9], CLASSIC_ALL, AMERICAN_MANY):
+        model = model_with_hand(cards).model
+        for width in (78, 58, 40, 24):
+            for boxes in (True, False):
+                places = render.hand_layout(model, ascii_only, width, boxes)
+                text = render.hand(model, 0, ascii_only, None, width, None, boxes).plain
+                lines = text.split("\n")
+                assert len(places) == len(cards)
+                for code, place in zip(model.hand(), places, strict=True):
+                    face = label(code, ascii_only)
+                    if place.lines == 1:  # [face] in its cells
+                        drawn = lines[place.line][place.start : place.end]
+                        assert f"[{face}]" in drawn, (width, boxes, code, drawn)
+                    else:  # the box's middle line
+                        drawn = lines[place.line + 1][place.start : place.end]
+                        assert face[:5] in drawn, (width, boxes, code, drawn)
+                for before, after in itertools.pairwise(places):
+                    assert (before.line, before.end) <= (after.line, after.start)
+                if not boxes or len(cards) > width // 8:
+                    # lines of cards wrap between cards, never past the width
+                    assert all(cell_len(line) <= width for line in lines[:-1]), lines
+                    if 1 + sum(p.end - p.start for p in places) > width:
+                        assert len({p.line for p in places}) > 1
+
+
+def test_a_click_picks_a_card_and_a_second_click_plays_it() -> None:
+    app = RecordingApp(position(**JACK_TURN))  # sorted hand: 7S JD KC; JD and KC fit
+
+    async def scenario() -> None:
+        async with app.run_test(size=DESKTOP) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            await click_card(pilot, app, 2)
+            assert screen.cursor == 2 and app.sent == []
+            await click_card(pilot, app, 2)
+            assert app.sent == [PlayCard("KC", None, None)]
+            # The picked card that does not fit: said why under the hand, not sent.
+            await click_card(pilot, app, 0)
+            assert screen.cursor == 0
+            await click_card(pilot, app, 0)
+            assert screen.problem is not None and "does not fit" in screen.problem
+            assert app.sent == [PlayCard("KC", None, None)]
+            # The Jack asks for the suit: a click on hearts picks it, a second names it.
+            await click_card(pilot, app, 1)
+            await click_card(pilot, app, 1)
+            picker = app.screen
+            assert isinstance(picker, SuitPicker)
+            suits = picker.query_one("#suits")
+            first = suits.content_region.height - 1 - 4  # the suits are the last lines
+            await click(pilot, suits, (5, first + 1))
+            assert picker.cursor == 1 and app.screen is picker
+            await click(pilot, suits, (5, first + 1))
+            assert app.sent[-1] == PlayCard("JD", "H", None)
+            assert isinstance(app.screen, TableScreen)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("ascii_only", [False, True], ids=["unicode", "ascii"])
+@pytest.mark.parametrize("size", [DESKTOP, (60, 20), PHONE, (140, 45)], ids=str)
+def test_every_card_of_a_long_hand_is_picked_where_it_is_drawn(
+    size: tuple[int, int], ascii_only: bool
+) -> None:
+    for cards in (CLASSIC_ALL[:6], CLASSIC_ALL[:14], AMERICAN_MANY):
+        app = RecordingApp(position(hand=tuple(cards), hand_counts=(len(cards), 4, 1, 6)))
+        app.ascii_only = ascii_only
+
+        async def scenario(app: RecordingApp = app, count: int = len(cards)) -> None:
+            async with app.run_test(size=size) as pilot:
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                await pilot.pause()
+                for index in [*range(count - 1, -1, -1), count // 2]:
+                    await click_card(pilot, app, index)
+                    assert screen.cursor == index, (size, count, index)
+                assert app.sent == []  # a new card each time: picked, never played
+
+        run(scenario)
+
+
+# --- the footer's keys and the buttons at the table ------------------------------------
+
+
+def test_the_footer_keys_run_their_actions_when_clicked() -> None:
+    app = RecordingApp(position(**JACK_TURN))
+
+    async def scenario() -> None:
+        async with app.run_test(size=DESKTOP) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            assert shown_buttons(app) == []  # no room for buttons: the layout is as before
+            assert not screen.query_one(ActionBar).display
+            assert isinstance(footer_key(app, "cursor(-1)"), PairKey)
+            await click_footer(pilot, app, "cursor(-1)", half=2)  # the → of ←→
+            assert screen.cursor == 1
+            await click_footer(pilot, app, "cursor(-1)", half=2)
+            await click_footer(pilot, app, "cursor(-1)", half=1)  # the ←
+            assert screen.cursor == 1
+            await click_footer(pilot, app, "play")  # JD: the suit picker
+            assert isinstance(app.screen, SuitPicker)
+            await click(pilot, app.screen.query_one("#suit-cancel"))
+            assert isinstance(app.screen, TableScreen) and app.sent == []
+            await click_footer(pilot, app, "draw")
+            assert app.sent == [DrawCard()]
+            await click_footer(pilot, app, "help")
+            assert type(app.screen).__name__ == "HelpScreen"
+            await click_footer(pilot, app, "close")
+            assert app.screen is screen
+
+    run(scenario)
+
+
+def test_a_tall_screen_has_buttons_for_the_moves_that_mean_something_now() -> None:
+    app = RecordingApp(position(**JACK_TURN))
+
+    async def scenario() -> None:
+        async with app.run_test(size=PHONE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen) and screen.has_class("roomy")
+            await pilot.pause()
+            meant = [a for a in TAP_ACTIONS if key_means_something(app.model, a)]
+            assert shown_buttons(app) == meant == ["play", "draw", "help", "leave"]
+            for action in meant:  # finger-sized, in sight, above the log
+                widget = button(app, action)
+                assert widget.region.height == 3 and widget.region.y < 64 - 10
+                assert not widget.can_focus
+            await tap(pilot, app, "draw")
+            assert app.sent == [DrawCard()]
+            await click_card(pilot, app, 2)
+            await tap(pilot, app, "play")
+            assert app.sent[-1] == PlayCard("KC", None, None)
+            assert app.focused is None  # the keys stay the table's
+            # The leave question, answered by its buttons.
+            await tap(pilot, app, "leave")
+            assert isinstance(app.screen, ConfirmScreen)
+            await click(pilot, app.screen.query_one("#confirm-no"))
+            assert app.screen is screen and not sent_of(app, LeaveTable)
+            await tap(pilot, app, "leave")
+            await click(pilot, app.screen.query_one("#confirm-yes"))
+            assert sent_of(app, LeaveTable)
+
+    run(scenario)
+
+
+def test_the_buttons_follow_the_position_and_wrap_in_sixty_columns() -> None:
+    # Two cards, a catch to make, a Jack: Mau, Mau Mau and catch are meant too.
+    changes = dict(
+        JACK_TURN,
+        hand=("JD", "KC"),
+        hand_counts=(2, 4, 1, 6),
+        legal=(
+            {"kind": "play", "card": "KC"},
+            *({"kind": "play", "card": "JD", "named": s} for s in "SHDC"),
+            {"kind": "draw"},
+        ),
+    )
+    app = RecordingApp(position(**changes))
+
+    async def scenario() -> None:
+        async with app.run_test(size=PHONE) as pilot:
+            await pilot.pause()
+            shown = shown_buttons(app)
+            assert {"play", "draw", "mau", "maumau", "help", "leave"} <= set(shown)
+            bar = app.screen.query_one(ActionBar)
+            assert bar.region.height == 6  # two rows of three-row buttons
+            assert max(button(app, a).region.right for a in shown) <= 60
+            await tap(pilot, app, "mau")  # armed for the next play
+            assert app.screen.armed == "mau"  # type: ignore[attr-defined]
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: not app.screen.has_class("roomy"))
+            assert shown_buttons(app) == []
+            await pilot.resize_terminal(60, ROOMY_ROWS)
+            await until(pilot, lambda: app.screen.has_class("roomy"))
+            assert shown_buttons(app) == shown
+
+    run(scenario)
+
+
+# --- the result, the lobby, the tournament, the records -------------------------------
+
+
+def test_the_result_is_answered_by_clicks() -> None:
+    async def phone_ready() -> None:
+        app = Recording(american_rounds(6, "round_over"))
+        async with app.run_test(size=PHONE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            await pilot.pause()
+            assert shown_buttons(app) == ["ready"]
+            await tap(pilot, app, "ready")
+            await until(pilot, lambda: sent_of(app, Ready))
+            assert isinstance(app.screen, TableScreen)
+
+    async def phone_rematch() -> None:
+        app = Recording(classic_match_over())
+        async with app.run_test(size=PHONE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            await pilot.pause()
+            assert shown_buttons(app) == ["rematch", "close", "leave"]
+            await tap(pilot, app, "rematch")
+            await until(pilot, lambda: sent_of(app, Rematch))
+
+    async def desktop() -> None:
+        app = Recording(classic_match_over())
+        async with app.run_test(size=DESKTOP) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            await pilot.pause()
+            assert shown_buttons(app) == []
+            await click_footer(pilot, app, "leave")
+            await until(pilot, lambda: sent_of(app, LeaveTable))
+
+    run(phone_ready)
+    run(phone_rematch)
+    run(desktop)
+
+
+def test_the_lobby_joins_by_clicks() -> None:
+    async def rows() -> None:
+        app = Answering(lobby())
+        async with app.run_test(size=DESKTOP) as pilot:
+            await pilot.pause()
+            tables = app.screen.query_one("#tables")
+            await click(pilot, tables, (3, 2))  # the second table: picked
+            assert tables.cursor_row == 1 and app.sent == []  # type: ignore[attr-defined]
+            await click(pilot, tables, (30, 2))  # again, elsewhere in its row: joined
+            assert sent_of(app, JoinTable) == [JoinTable(2, None, None)]
+            await click_footer(pilot, app, "watch")
+            assert app.sent[-1] == WatchTable(2, None)
+            await click_footer(pilot, app, "new_table")
+            assert isinstance(app.screen, NewTableScreen)
+            await click(pilot, app.screen.query_one("#t-cancel"))
+            assert isinstance(app.screen, LobbyScreen)
+
+    async def buttons() -> None:
+        app = Answering(lobby())
+        async with app.run_test(size=PHONE) as pilot:
+            await pilot.pause()
+            shown = shown_buttons(app)
+            assert {"join", "watch", "new_table", "app.history"} <= set(shown)
+            await tap(pilot, app, "join")
+            assert app.sent == [JoinTable(1, None, None)]
+            await tap(pilot, app, "new_table")
+            assert isinstance(app.screen, NewTableScreen)
+
+    run(rows)
+    run(buttons)
+
+
+def test_the_tournament_screen_by_clicks() -> None:
+    async def phone() -> None:
+        app = Answering([WELCOME_, registering()], TournamentScreen, answer=registering(you=1))
+        async with app.run_test(size=PHONE) as pilot:
+            await pilot.pause()
+            assert "register" in shown_buttons(app) and "go" not in shown_buttons(app)
+            await tap(pilot, app, "register")
+            assert app.sent == [JoinTournament(7, None)]
+            await until(pilot, lambda: "unregister" in shown_buttons(app))
+
+    async def desktop() -> None:
+        app = Answering([WELCOME_, tournament()], TournamentScreen)
+        async with app.run_test(size=DESKTOP) as pilot:
+            await pilot.pause()
+            series = app.screen.query_one("#series-tables")
+            row = series.cursor_row  # type: ignore[attr-defined]
+            above = 1 + 1 + row - 1  # under its top border and its header
+            await click(pilot, series, (3, above))  # the row above the player's: picked
+            assert series.cursor_row == row - 1 and app.sent == []  # type: ignore[attr-defined]
+            await click(pilot, series, (12, above))
+            assert app.sent == [WatchTable(11, None)]
+            await click_footer(pilot, app, "withdraw")
+            assert isinstance(app.screen, ConfirmScreen)
+            await click(pilot, app.screen.query_one("#confirm-no"))
+            assert isinstance(app.screen, TournamentScreen)
+
+    run(phone)
+    run(desktop)
+
+
+def test_the_replay_steps_by_clicks() -> None:
+    async def phone() -> None:
+        app = AnsweringApp(lambda: ReplayScreen(1), replay=classic_replay(130, 45))
+        async with app.run_test(size=PHONE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            await until(pilot, lambda: 0 in app.model.replay.steps)  # type: ignore[union-attr]
+            await pilot.pause()
+            for action, n in (
+                ("step(1)", 1),
+                ("step(1)", 2),
+                ("step(-1)", 1),
+                ("last", 129),
+                ("first", 0),
+                ("round(1)", 45),
+                ("round(-1)", 0),
+            ):
+                await tap(pilot, app, action)
+                await until(pilot, lambda n=n: screen.n == n, 3)
+
+    async def desktop() -> None:
+        app = AnsweringApp(lambda: ReplayScreen(1), replay=classic_replay(130, 45))
+        async with app.run_test(size=DESKTOP) as pilot:
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            await until(pilot, lambda: 0 in app.model.replay.steps)  # type: ignore[union-attr]
+            assert shown_buttons(app) == []
+            for action, half, n in (
+                ("step(1)", 2, 1),  # the → of ←→
+                ("step(1)", 2, 2),
+                ("step(1)", 1, 1),  # the ←
+                ("step(10)", 2, 11),  # PgDn of PgUp/PgDn
+                ("step(10)", 1, 1),  # PgUp
+                ("last", 0, 129),
+                ("first", 0, 0),
+                ("round(1)", 1, 45),  # n of n/p
+                ("round(1)", 2, 0),  # p
+            ):
+                await click_footer(pilot, app, action, half)
+                await until(pilot, lambda n=n: screen.n == n, 3)
+
+    run(phone)
+    run(desktop)
+
+
+def test_the_history_opens_a_replay_by_clicks() -> None:
+    app = AnsweringApp(HistoryScreen, matches=MATCHES, replay=classic_replay(130, 45))
+
+    async def scenario() -> None:
+        async with app.run_test(size=DESKTOP) as pilot:
+            await until(pilot, lambda: app.model.matches is not None)
+            await pilot.pause()
+            matches = app.screen.query_one("#matches")
+            await click(pilot, matches, (3, 2))  # the second match: picked
+            assert isinstance(app.screen, HistoryScreen)
+            assert matches.cursor_row == 1  # type: ignore[attr-defined]
+            await click(pilot, matches, (20, 2))
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            await click_footer(pilot, app, "back")
+            await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+            await click_footer(pilot, app, "close")
+            assert not isinstance(app.screen, HistoryScreen)
+
+    run(scenario)
+
+
+# --- a whole round by clicks, against a real server with bots ----------------------------
+
+
+@pytest.fixture
+def server() -> Iterator[int]:
+    with running_server() as port:
+        yield port
+
+
+async def press(pilot: Any, app: MauMauApp, action: str, footer_action: str = "") -> None:
+    """Do ``action`` by a click: on its button where the screen shows buttons, else
+    on its key in the footer."""
+    if app.screen.has_class("roomy"):
+        await tap(pilot, app, action)
+    else:
+        await click_footer(pilot, app, footer_action or action)
+
+
+async def play_a_turn(pilot: Any, app: MauMauApp) -> str:
+    """One turn by clicks: the first card that fits (Mau armed before the last but
+    one, the first suit named), else keep, take or draw."""
+    model = app.model
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    cards = model.hand()
+    playable = [i for i, card in enumerate(cards) if card in model.playable()]
+    if playable:
+        index = playable[0]
+        if len(cards) == 2 and key_means_something(model, "mau"):
+            await press(pilot, app, "mau")
+        if screen.cursor != index:
+            await click_card(pilot, app, index)
+            assert screen.cursor == index
+        await click_card(pilot, app, index)
+        if model.needs_name(cards[index]):
+            await until(pilot, lambda: isinstance(app.screen, SuitPicker))
+            suits = app.screen.query_one("#suits")
+            await click(pilot, suits, (5, suits.content_region.height - 5))  # the first
+        return "play"
+    for action in ("keep", "take", "draw"):
+        if key_means_something(model, action):
+            await press(pilot, app, action)
+            return action
+    return "wait"
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_whole_round_by_clicks_against_bots(server: int, size: tuple[int, int]) -> None:
+    app = MauMauApp("127.0.0.1", server, "Ann")
+
+    async def scenario() -> None:
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.pause()
+            await press(pilot, app, "new_table")
+            await until(pilot, lambda: isinstance(app.screen, NewTableScreen))
+            await click(pilot, app.screen.query_one("#t-create"))
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await until(pilot, lambda: key_means_something(app.model, "start"))
+            await press(pilot, app, "start")  # bots take the free seats
+            await until(pilot, lambda: app.model.view is not None and app.model.view.hand)
+            moves: list[str] = []
+            deadline = time.monotonic() + 100
+            while not isinstance(app.screen, ResultScreen):
+                assert time.monotonic() < deadline, f"no round result after {moves}"
+                view = app.model.view
+                if isinstance(app.screen, TableScreen) and view is not None:
+                    if app.model.my_turn and view.phase == "playing":
+                        seq = view.seq
+                        moves.append(await play_a_turn(pilot, app))
+                        await until(
+                            pilot,
+                            lambda seq=seq: (
+                                isinstance(app.screen, ResultScreen)
+                                or (app.model.view is not None and app.model.view.seq > seq)
+                            ),
+                        )
+                    elif app.model.owes_call():
+                        await press(pilot, app, "mau")
+                await pilot.pause(0.02)
+            assert "play" in moves, moves
+            await pilot.pause()
+            result = app.screen
+            await press(pilot, app, "ready")  # the footer's "Enter ready", or the button
+            await until(pilot, lambda: app.screen is not result)
+            assert isinstance(app.screen, TableScreen)
+
+    run(scenario)
+
+
+WELCOME_ = lobby()[0]
