@@ -64,7 +64,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),
     ("connections", ["maumau.server.connection"]),
     ("server", ["maumau.server.server"]),
-    ("server cli", ["maumau.server.cli"]),
+    ("server cli", ["maumau.server.cli", "maumau.server.web_guests"]),
     (
         "client model",
         [
@@ -77,13 +77,26 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.client.render",
             "maumau.client.host",
             "maumau.client.tournament",
+            "maumau.client.party",
+            "maumau.client.web.identity",
         ],
     ),
     ("client net", ["maumau.client.net", "maumau.client.address"]),
     ("client widgets", ["maumau.client.widgets.*"]),
     ("client screens", ["maumau.client.screens.*"]),
     ("client app", ["maumau.client.connection", "maumau.client.app"]),
-    ("client cli", ["maumau.client.cli", "maumau.client.local", "maumau.client.party"]),
+    ("client cli", ["maumau.client.cli", "maumau.client.local"]),
+    (
+        "client web",
+        [
+            "maumau.client.web",
+            "maumau.client.web.guest",
+            "maumau.client.web.service",
+            "maumau.client.web.server",
+            "maumau.client.web.cli",
+            "maumau.client.web.__main__",
+        ],
+    ),
 ]
 LAZY_ON_PURPOSE = {("maumau.client.local", "maumau.server")}
 
