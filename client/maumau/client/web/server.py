@@ -180,10 +180,14 @@ class GuestServer(Server):
         except Exception:
             log.exception("a tab from %s failed", address)
         finally:
-            del self.guests[websocket]
-            with contextlib.suppress(Exception):
-                await websocket.close()
-            await service.stop()
+            # The tab's seat is free once its process has ended, not before: else tabs
+            # opened and closed at once would run any number of processes.
+            try:
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+                await service.stop()
+            finally:
+                del self.guests[websocket]
             log.info("a tab from %s closed (guest process %s ended)", address, service.pid)
         return websocket
 
@@ -219,7 +223,7 @@ class GuestServer(Server):
             await asyncio.sleep(IDLE_CHECK_SECONDS)
             now = time.monotonic()
             for websocket, (service, address) in list(self.guests.items()):
-                if now - service.last_input >= self.idle_seconds:
+                if now - service.last_input >= self.idle_seconds and not websocket.closed:
                     log.info("closing an idle tab from %s", address)
                     await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"idle")
 
