@@ -7,8 +7,10 @@ it listens (it writes its port to a pipe; it prints the guests' address and QR c
 to the same terminal); a child that ends before that (its port taken, say) is an
 error that stops the start. :func:`stop` asks it to stop (SIGTERM: it ends every
 guest's process first) and kills it if it has not within :data:`STOP_SECONDS`. Should
-this server die without stopping it, the kernel ends every guest's process anyway
-(see ``maumau.client.web.service``).
+this server die without stopping it (SIGKILL), the web server sees its parent gone
+within a second and stops the same way (``maumau.client.web.cli``); should the web
+server itself be killed, the kernel ends every guest's process (see
+``maumau.client.web.service``).
 """
 
 from __future__ import annotations

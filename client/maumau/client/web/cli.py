@@ -7,7 +7,9 @@ Prints the address guests type (every LAN address of this machine, never
 ``0.0.0.0``) and shows the first as a QR code for phones; ``maumau-server --web
 PORT`` runs it beside the game server. Stops on SIGINT or SIGTERM, every guest's
 client process first. ``--ready-fd FD`` (for ``maumau-server``) writes the port to
-that file descriptor once the server listens, then closes it.
+that file descriptor once the server listens, then closes it; a web server started
+so also stops by itself when that parent is gone (a killed ``maumau-server`` leaves
+no web server holding its port, nor guests playing on a dead game).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from maumau.protocol.lan import shown_hosts
@@ -28,6 +31,7 @@ from ..address import parse_address
 
 DEFAULT_PORT = 8080
 DEFAULT_GAME = "127.0.0.1:7766"
+PARENT_CHECK_SECONDS = 1.0
 
 
 def default_key_file() -> Path:
@@ -120,7 +124,17 @@ def announce(host: str, port: int, game: str, qr: bool) -> None:
         print(f"  (a phone's camera opens {urls[0]})", flush=True)
 
 
-async def serve(args: argparse.Namespace, key: bytes) -> None:
+async def watch_parent(parent: int, stop: Callable[[], object]) -> None:
+    """Call ``stop`` once this process's parent is no longer ``parent`` (it died: the
+    process was handed to another). Not PR_SET_PDEATHSIG: maumau-server starts this
+    process from a worker thread, whose end would send the signal."""
+    while os.getppid() == parent:
+        await asyncio.sleep(PARENT_CHECK_SECONDS)
+    logging.getLogger("maumau.web").warning("maumau-server is gone: stopping")
+    stop()
+
+
+async def serve(args: argparse.Namespace, key: bytes, parent: int | None = None) -> None:
     from .server import GuestServer
 
     server = GuestServer(
@@ -145,12 +159,16 @@ async def serve(args: argparse.Namespace, key: bytes) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(signum, task.cancel)
+    watcher = None if parent is None else asyncio.create_task(watch_parent(parent, task.cancel))
     with contextlib.suppress(asyncio.CancelledError):
         await server.run(ready)
+    if watcher is not None:
+        watcher.cancel()
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    parent = os.getppid() if args.ready_fd is not None else None
     logging.basicConfig(
         level=logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -165,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"maumau-web: the key file: {error}", file=sys.stderr)
         raise SystemExit(1) from None
     try:
-        asyncio.run(serve(args, key))
+        asyncio.run(serve(args, key, parent))
     except OSError as error:
         print(f"maumau-web: cannot listen on port {args.port}: {error.strerror}", file=sys.stderr)
         raise SystemExit(1) from None
