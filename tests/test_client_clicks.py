@@ -51,6 +51,8 @@ from maumau.protocol.messages import (
     Rematch,
     WatchTable,
 )
+from test_ascii import CASES as ASCII_CASES
+from test_ascii import screen_text as ascii_screen_text
 from test_client_app import running_server
 from test_client_keys import JACK_TURN, RecordingApp, position
 from test_client_snapshots import MATCHES, AnsweringApp, classic_replay, lobby
@@ -332,6 +334,42 @@ def test_the_buttons_follow_the_position_and_wrap_in_sixty_columns() -> None:
             await pilot.resize_terminal(60, ROOMY_ROWS)
             await until(pilot, lambda: app.screen.has_class("roomy"))
             assert shown_buttons(app) == shown
+
+    run(scenario)
+
+
+TALL_ASCII = (
+    "classic table",
+    "american table",
+    "lobby",
+    "suit picker",
+    "leave?",
+    "round result",
+    "match result",
+    "history",
+    "replay",
+)
+
+
+@pytest.mark.parametrize("case", TALL_ASCII)
+def test_the_buttons_are_drawn_in_ascii_too(case: str) -> None:
+    make, keys = ASCII_CASES[case]
+    app = make()
+    app.ascii_only = True  # type: ignore[attr-defined]
+
+    async def scenario() -> None:
+        async with app.run_test(size=PHONE) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+            for width, height in (PHONE, (140, 45)):
+                await pilot.resize_terminal(width, height)
+                await pilot.pause(0.05)
+                text = ascii_screen_text(app)
+                strange = sorted({c for c in text if not c.isascii()})
+                assert not strange, f"{case} at {width}x{height}: {strange!r}\n{text}"
+            if case not in ("suit picker", "leave?"):
+                assert "+---" in text and any(b.region for b in app.screen.query(TapButton))
 
     run(scenario)
 
