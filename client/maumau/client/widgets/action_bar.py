@@ -29,12 +29,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button
 
 from ..i18n import _
 
 ROOMY_ROWS = 32  # a screen at least this tall shows its action bar
 BUTTON_ROWS = 3  # a finger's height (a cell is about 7x13 pixels on a phone)
+BUTTON_MOST = 24  # the widest a button grows on a wide screen (cells, with its gap)
 
 
 def fit_room(screen: Screen[Any]) -> bool:
@@ -90,12 +92,16 @@ class ActionBar(Grid):
             button.display = self.means_something(action)
             if button.display:
                 shown.append(button)
-        width = self.size.width or self.screen.size.width or self.app.size.width or 80
+        parent = self.parent
+        room = parent.content_region.width if isinstance(parent, Widget) else 0
+        width = room or self.screen.size.width or self.app.size.width or 80
         widest = max((cell_len(str(b.label)) for b in shown), default=1) + 5
         columns = max(1, min(len(shown), width // widest))
         rows = math.ceil(len(shown) / columns) if shown else 0
         columns = math.ceil(len(shown) / rows) if rows else 1  # rows evenly filled
         self.styles.grid_size_columns = columns
+        widest = max(widest, BUTTON_MOST)
+        self.styles.max_width = columns * widest + 2 if columns * widest + 2 < width else None
         if not self.screen.has_class("roomy") or not shown:
             return 0
         return rows * BUTTON_ROWS
