@@ -546,10 +546,16 @@ async def test_a_tab_closed_mid_game_ends_its_process_and_removes_its_home(
 
 @run_async(40)
 async def test_an_idle_tab_is_closed(tmp_path: Path) -> None:
-    """``--web-idle 10``: a tab without input is closed (the server looks every 5 s);
-    a tab that keeps resizing is not."""
+    """``--web-idle 10``: a tab without input is closed (the server looks every 5 s),
+    on time even beside an idle tab that never answers the close; a tab that keeps
+    resizing is not closed."""
     with party(tmp_path, "--web-idle", "10") as running:
         async with aiohttp.ClientSession() as session:
+            start = len(running.err)
+            mute = await session.ws_connect(
+                f"ws://127.0.0.1:{running.web}/ws", autoclose=False, autoping=False
+            )
+            mute_pid = int((await running.await_line(OPENED, start=start))[2])
             idle, idle_pid = await open_guest(session, running, running.web)
             opened = time.monotonic()
             busy, busy_pid = await open_guest(session, running, running.web)
@@ -566,7 +572,9 @@ async def test_an_idle_tab_is_closed(tmp_path: Path) -> None:
             await until(lambda: ended(idle_pid), 8, "the idle guest's process ends")
             assert running.find("closing an idle tab")
             assert not busy.closed.is_set() and not ended(busy_pid)
+            await until(lambda: ended(mute_pid), 15, "the unanswering tab's process ends")
             await busy.close()
+            await mute.close()
 
 
 @run_async(40)
