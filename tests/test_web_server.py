@@ -544,6 +544,22 @@ async def test_a_tab_closed_mid_game_ends_its_process_and_removes_its_home(
         assert pid not in children(server.web_pid)
 
 
+@run_async(30)
+async def test_a_guest_process_that_dies_closes_its_tab(server: Party) -> None:
+    """A killed client sends no "exit": its tab is closed all the same, and its
+    browser seat and home freed."""
+    async with aiohttp.ClientSession() as session:
+        tab, pid = await open_guest(session, server, server.web)
+        await tab.wait_for(LOGIN_TEXT)
+        home = Path(environment(pid)["HOME"])
+        start = len(server.err)
+        os.kill(pid, signal.SIGKILL)
+        await asyncio.wait_for(tab.closed.wait(), 5)
+        await server.await_line(rf"closed \(guest process {pid} ended\)", start=start, timeout=5)
+        assert not home.exists()
+        assert pid not in children(server.web_pid)
+
+
 @run_async(40)
 async def test_an_idle_tab_is_closed(tmp_path: Path) -> None:
     """``--web-idle 10``: a tab without input is closed (the server looks every 5 s),

@@ -11,7 +11,8 @@
   client to quit, then terminates and kills it if it has not ended within
   :data:`STOP_SECONDS` each; on Linux the process also gets SIGTERM from the kernel if
   the web server itself dies (``PR_SET_PDEATHSIG``). The client's quit drops its
-  connection without a ``bye``: the server keeps the seat for the guest's return.
+  connection without a ``bye``: the server keeps the seat for the guest's return. A
+  client process that ends by itself (a quit, a crash, a kill) closes its tab.
 - **It knows when its visitor last did something** (:attr:`GuestService.last_input`:
   a key, a click, a tap or a resize on the server's monotonic clock), so the web
   server can close an idle tab's process.
@@ -114,6 +115,14 @@ class GuestService(AppService):
         assert process.stdin is not None
         self._stdin = process.stdin
         return process
+
+    async def run(self) -> None:
+        """textual-serve's loop over the client's output; then the tab is closed,
+        however the process ended: a client that was killed (or crashed) sends no
+        "exit", and its tab would sit frozen, holding a browser seat."""
+        await super().run()
+        with contextlib.suppress(Exception):
+            await self.remote_close()
 
     async def send_bytes(self, data: bytes) -> bool:
         self.last_input = time.monotonic()
