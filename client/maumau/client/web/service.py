@@ -120,9 +120,11 @@ class GuestService(AppService):
         """textual-serve's loop over the client's output; then the tab is closed,
         however the process ended: a client that was killed (or crashed) sends no
         "exit", and its tab would sit frozen, holding a browser seat."""
-        await super().run()
-        with contextlib.suppress(Exception):
-            await self.remote_close()
+        try:
+            await super().run()
+        finally:
+            with contextlib.suppress(Exception):
+                await self.remote_close()
 
     async def send_bytes(self, data: bytes) -> bool:
         self.last_input = time.monotonic()
