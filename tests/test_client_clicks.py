@@ -30,7 +30,8 @@ from maumau.client.model import label
 from maumau.client.screens.confirm import ConfirmScreen
 from maumau.client.screens.history import HistoryScreen
 from maumau.client.screens.lobby import LobbyScreen
-from maumau.client.screens.new_table import NewTableScreen
+from maumau.client.screens.new_table import GameChoice, NewTableScreen
+from maumau.client.screens.password import PasswordScreen
 from maumau.client.screens.replay import ReplayScreen
 from maumau.client.screens.result import ResultScreen
 from maumau.client.screens.suit_picker import SuitPicker
@@ -40,7 +41,9 @@ from maumau.client.screens.tournament import TournamentScreen
 from maumau.client.widgets.action_bar import ROOMY_ROWS, ActionBar, TapButton
 from maumau.client.widgets.hand import Hand
 from maumau.client.widgets.key_footer import PairKey
+from maumau.client.widgets.seat_plan import SeatPlan
 from maumau.protocol.messages import (
+    CreateTable,
     DrawCard,
     JoinTable,
     JoinTournament,
@@ -441,6 +444,49 @@ def test_the_lobby_joins_by_clicks() -> None:
 
     run(rows)
     run(buttons)
+
+
+def test_the_new_table_dialog_and_the_password_by_clicks() -> None:
+    async def new_table() -> None:
+        app = Answering(lobby())
+        async with app.run_test(size=DESKTOP) as pilot:
+            await pilot.pause()
+            await click_footer(pilot, app, "new_table")
+            dialog = app.screen
+            assert isinstance(dialog, NewTableScreen)
+            game = dialog.query_one(GameChoice)
+            await click(pilot, game)
+            assert game.value == "american"
+            plan = dialog.query_one(SeatPlan)
+            cell = SeatPlan.CELL
+            await click(pilot, plan, (2 * cell + 3, 1))  # seat 3: picked
+            assert plan.cursor == 2 and plan.choices[2] == "normal"
+            await pilot.pause()
+            await click(pilot, plan, (2 * cell + 5, 1))  # again: changed
+            assert plan.choices[2] == "hard"
+            await click(pilot, plan, (3, 1))  # seat 1 is the creator's own
+            assert plan.cursor == 2 and plan.choices[0] == "you"
+            await click(pilot, dialog.query_one("#t-create"))
+            await until(pilot, lambda: sent_of(app, CreateTable))
+            made = sent_of(app, CreateTable)[0]
+            assert isinstance(made, CreateTable) and made.settings["variant"] == "american"
+            assert made.levels is not None and made.levels[list(made.bots).index(2)] == "hard"
+
+    async def password() -> None:
+        app = Answering(lobby())
+        async with app.run_test(size=DESKTOP) as pilot:
+            await pilot.pause()
+            tables = app.screen.query_one("#tables")
+            await click(pilot, tables, (3, 3))  # the locked table: picked
+            await click(pilot, tables, (3, 3))  # joined: its password first
+            assert isinstance(app.screen, PasswordScreen)
+            await pilot.press(*"sesame")
+            await click_footer(pilot, app, "submit")  # the footer's "Enter join"
+            assert app.sent == [JoinTable(3, None, "sesame")]
+            assert isinstance(app.screen, LobbyScreen)
+
+    run(new_table)
+    run(password)
 
 
 def test_the_tournament_screen_by_clicks() -> None:

@@ -90,7 +90,8 @@ def unique_name(player: str, taken: set[str]) -> str:
 
 
 class GameChoice(Widget, can_focus=True):
-    """The game, one line: ``< Mau Mau (32 cards) >``; Left/Right or Space switch it."""
+    """The game, one line: ``< Mau Mau (32 cards) >``; Left/Right or Space switch it,
+    and so does a click (or a tap)."""
 
     BINDINGS = [
         Binding("left", "switch", N_("game"), key_display="<-/->", show=False),
@@ -113,6 +114,9 @@ class GameChoice(Widget, can_focus=True):
 
     def action_switch(self) -> None:
         self.value = "american" if self.value == "classic" else "classic"
+
+    def on_click(self) -> None:
+        self.action_switch()
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return 4 + max(cell_len(_(name)) for name in GAMES.values())

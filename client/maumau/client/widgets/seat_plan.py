@@ -1,10 +1,11 @@
-"""Who sits where at a new table: one cell per seat, set by keys."""
+"""Who sits where at a new table: one cell per seat, set by keys or clicks."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.reactive import reactive
@@ -33,6 +34,7 @@ class SeatPlan(Widget, can_focus=True):
 
     Left/Right pick a seat, Space (or Up/Down) cycles its choice, and o, e, n, h set it
     directly. The picked seat is bracketed (``[3 hard  ]``) as well as highlighted.
+    A click on a seat picks it; on the picked seat, changes it (as Space).
     Choices are kept for all ten seats, so shrinking the table and growing it again
     loses nothing; :meth:`bots` gives what ``create_table`` needs for the seats shown.
     """
@@ -80,12 +82,36 @@ class SeatPlan(Widget, can_focus=True):
         self.choices[self.cursor] = choice
         self.refresh()
 
+    def seat_at(self, x: int, y: int) -> int | None:
+        """The seat drawn at content cell (``x``, ``y``): its cells are on the lines
+        between the first (the words above them) and the last (the hint)."""
+        per_row = max(1, (self.size.width or 72) // self.CELL)
+        if y < 1 or x < 0 or x // self.CELL >= per_row:
+            return None
+        seat = (y - 1) * per_row + x // self.CELL
+        return seat if seat < self.seats else None
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        seat = None if offset is None else self.seat_at(offset.x, offset.y)
+        if seat is None or seat == 0:
+            return  # not a seat, or the creator's own
+        if seat == self.shown:
+            self.action_cycle(1)
+        else:
+            self.cursor = seat
+            self.focus()
+            self.refresh()
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         per_row = max(1, width // self.CELL)
         return 2 + -(-self.seats // per_row)
 
+    shown: int | None = None  # the seat drawn as picked (none without the focus)
+
     def render(self) -> Text:
         width = self.size.width or 72
+        self.shown = self.cursor if self.has_focus else None
         per_row = max(1, width // self.CELL)
         text = Text(_("Who sits where: "), style="bold")
         text.append(_("open = free for a player; easy, normal, hard = a bot") + "\n", style="dim")
