@@ -22,12 +22,14 @@ from typing import Any
 import pytest
 from rich.cells import cell_len
 from textual.widget import Widget
+from textual.widgets import Button, Input
 from textual.widgets._footer import FooterKey
 
 from maumau.client import render
 from maumau.client.app import MauMauApp
 from maumau.client.model import label
 from maumau.client.screens.confirm import ConfirmScreen
+from maumau.client.screens.connect import ConnectScreen
 from maumau.client.screens.history import HistoryScreen
 from maumau.client.screens.lobby import LobbyScreen
 from maumau.client.screens.new_table import GameChoice, NewTableScreen
@@ -89,6 +91,9 @@ async def click(pilot: Any, widget: Widget, offset: tuple[int, int] | None = Non
     at a point of the screen, whatever is drawn there."""
     if offset is None:
         offset = (widget.size.width // 2, widget.size.height // 2)
+    if isinstance(widget, Button):
+        # A button pressed within its last press's flash (0.2 s) does not press again.
+        await until(pilot, lambda: not widget.has_class("-active"))
     await pilot.click(widget, offset=offset)
     await pilot.pause()
 
@@ -114,10 +119,7 @@ def shown_buttons(app: MauMauApp) -> list[str]:
 
 
 async def tap(pilot: Any, app: MauMauApp, action: str) -> None:
-    widget = button(app, action)
-    # A button pressed within its last press's flash (0.2 s) does not press again.
-    await until(pilot, lambda: not widget.has_class("-active"))
-    await click(pilot, widget)
+    await click(pilot, button(app, action))
 
 
 def footer_key(app: MauMauApp, action: str) -> FooterKey:
@@ -629,6 +631,23 @@ async def play_a_turn(pilot: Any, app: MauMauApp) -> str:
             await press(pilot, app, action)
             return action
     return "wait"
+
+
+def test_the_connect_screen_connects_by_its_button(server: int) -> None:
+    app = MauMauApp(None, None, "")  # no address: the connect screen asks
+
+    async def scenario() -> None:
+        async with app.run_test(size=DESKTOP) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
+            app.screen.query_one("#address", Input).value = f"127.0.0.1:{server}"
+            go = app.screen.query_one("#connect-go")
+            await click(pilot, go)  # no name yet: said so, not connected
+            assert "Type a name" in str(app.screen.query_one("#connect-message").render())
+            app.screen.query_one("#name", Input).value = "Zed"
+            await click(pilot, go)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+    run(scenario)
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])

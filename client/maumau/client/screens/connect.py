@@ -3,7 +3,8 @@
 Shown when the client starts without an address, and again with the reason when a
 connection is refused or cannot be made. Enter checks the address
 (:func:`~maumau.client.address.parse_address`) and the name, then asks the app to
-connect (:class:`~.messages.ConnectRequested`); the app owns the connection.
+connect (:class:`~.messages.ConnectRequested`); the app owns the connection. Its
+Connect button does the same, for a mouse or a finger.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from ..address import parse_address
 from ..i18n import N_, _
 from ..literal import literal
+from ..widgets.action_bar import TapButton
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
 from .messages import ConnectRequested
@@ -43,7 +45,14 @@ class ConnectScreen(AsciiAware, Screen[None]):
             yield Input(self.player, placeholder="Ann", id="name", max_length=24)
             yield Static(literal(self.message), id="connect-message", classes="error")
             yield Static(_("Enter connects, Esc quits"), classes="hint")
+            with Horizontal(classes="dialog-buttons"):
+                # NOTE: the connect screen's button (Enter does the same).
+                yield TapButton(_("Connect"), id="connect-go", variant="primary", compact=True)
         yield KeyFooter()
+
+    @on(Button.Pressed, "#connect-go")
+    def connect_pressed(self) -> None:
+        self.submitted()
 
     @on(Input.Submitted)
     def submitted(self) -> None:
