@@ -56,6 +56,7 @@ ALLOWED = {
     "Ann",
 }
 WORD = re.compile(r"[A-Za-z]{2,}")
+DOTTED_NAME = re.compile(r"\w+(?:\.\w+)+")  # a module's name, not words
 
 
 def wordy(node: ast.AST) -> str | None:
@@ -68,7 +69,7 @@ def wordy(node: ast.AST) -> str | None:
         )
     else:
         return None
-    if text in ALLOWED or not WORD.search(text):
+    if text in ALLOWED or not WORD.search(text) or DOTTED_NAME.fullmatch(text):
         return None
     return text
 
@@ -114,7 +115,14 @@ def offences(source: str) -> list[str]:
     return found
 
 
-MODULES = sorted(str(path.relative_to(CLIENT)) for path in CLIENT.rglob("*.py"))
+# maumau-web's command line speaks to the host, in English like maumau-server: what
+# it prints goes to the host's terminal, never to a guest's screen.
+HOST_MODULES = {"web/cli.py"}
+MODULES = sorted(
+    name
+    for name in (str(path.relative_to(CLIENT)) for path in CLIENT.rglob("*.py"))
+    if name not in HOST_MODULES
+)
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -130,5 +138,6 @@ def test_the_check_sees_a_bare_word() -> None:
         'NOTE = "the server is full now"\n'
         'Static(_("Fine"))\n'
         'text.append(" ")\n'
+        'MODULE = "maumau.client.web.guest"\n'
     )
     assert [line.split(":")[0] for line in offences(source)] == ["1", "2", "3", "4"]
