@@ -16,6 +16,7 @@ import functools
 import glob
 import os
 import re
+import shutil
 import signal
 import socket
 import stat
@@ -638,6 +639,43 @@ async def test_a_killed_server_leaves_no_web_server_behind(tmp_path: Path) -> No
                 for leftover in (running.web_pid, pid):
                     if not ended(leftover):
                         os.kill(leftover, signal.SIGKILL)
+
+
+@run_async(30)
+async def test_a_killed_web_server_leaves_no_guest_nor_home(tmp_path: Path) -> None:
+    """SIGKILL to maumau-web: the kernel ends its guests (SIGTERM), and each removes
+    its own home, which the web server no longer can."""
+    key_file = str(tmp_path / "web.key")
+    web = Running(
+        [
+            *WEB,
+            "127.0.0.1:9",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-qr",
+            "--key-file",
+            key_file,
+        ]
+    )
+    try:
+        port = int(web.wait(r"maumau-web on port (\d+)", err=False, timeout=30)[1])
+        async with aiohttp.ClientSession() as session:
+            tab, pid = await open_guest(session, web, port)
+            await tab.wait_for(LOGIN_TEXT)
+            home = Path(environment(pid)["HOME"])
+            web.process.kill()
+            web.process.wait(5)
+            try:
+                await until(lambda: ended(pid), 6, "the guest ends")
+                await until(lambda: not home.exists(), 3, "its home is removed")
+            finally:
+                if not ended(pid):
+                    os.kill(pid, signal.SIGKILL)
+                shutil.rmtree(home, ignore_errors=True)
+    finally:
+        web.stop()
 
 
 # --- start-up errors ------------------------------------------------------------------

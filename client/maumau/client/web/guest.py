@@ -16,11 +16,16 @@ Run as ``python -m maumau.client.web.guest``; not meant to be started by hand.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
+import tempfile
+from pathlib import Path
 
 from .. import i18n
 from ..address import parse_address
+
+HOME_PREFIX = "maumau-web-guest-"  # the private homes GuestService makes
 
 
 def main() -> int:
@@ -41,8 +46,20 @@ def main() -> int:
 
     app = MauMauApp(game[0], game[1], "", remember=False, web_key=key)
     app.exit_signals = (signal.SIGTERM, signal.SIGHUP)
-    app.run()
+    try:
+        app.run()
+    finally:
+        remove_home()
     return app.return_code or 0
+
+
+def remove_home() -> None:
+    """Remove the private home the web server made for this process. The web server
+    removes it too once the process has ended; this covers a web server that was
+    killed (the kernel then sends this process SIGTERM, and nobody else would)."""
+    home = Path(os.environ.get("HOME", ""))
+    if home.name.startswith(HOME_PREFIX) and home.parent == Path(tempfile.gettempdir()):
+        shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":
