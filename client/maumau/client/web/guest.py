@@ -19,7 +19,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 from pathlib import Path
 
 from .. import i18n
@@ -56,9 +55,11 @@ def main() -> int:
 def remove_home() -> None:
     """Remove the private home the web server made for this process. The web server
     removes it too once the process has ended; this covers a web server that was
-    killed (the kernel then sends this process SIGTERM, and nobody else would)."""
+    killed (the kernel then sends this process SIGTERM, and nobody else would). Only
+    a home named as the service names them (in the web server's temporary folder,
+    which may not be this process's: its environment has no TMPDIR)."""
     home = Path(os.environ.get("HOME", ""))
-    if home.name.startswith(HOME_PREFIX) and home.parent == Path(tempfile.gettempdir()):
+    if home.name.startswith(HOME_PREFIX):
         shutil.rmtree(home, ignore_errors=True)
 
 
