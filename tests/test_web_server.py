@@ -378,6 +378,58 @@ async def test_a_tab_from_another_sites_page_starts_no_process(server: Party) ->
             await until(lambda pid=pid: ended(pid), 10, "the guest process ends")
 
 
+@run_async(40)
+async def test_a_page_for_another_name_is_refused_unless_allowed(tmp_path: Path) -> None:
+    """DNS rebinding: a site that renames itself to this machine's address sends its
+    own name as Host. Neither the page nor a tab is served for it, unless the host
+    allowed that name (``--allow-host``); IP addresses and localhost always work."""
+    web = Running(
+        [
+            *WEB,
+            "127.0.0.1:9",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--allow-host",
+            "party.example",
+            "--key-file",
+            str(tmp_path / "web.key"),
+            "--no-qr",
+        ]
+    )
+    try:
+        port = int(web.wait(r"maumau-web on port (\d+)", err=False, timeout=30)[1])
+        base = f"http://127.0.0.1:{port}/"
+        async with aiohttp.ClientSession() as session:
+            for host, status in (
+                ("rebound.example", 421),
+                (f"rebound.example:{port}", 421),
+                ("party.example", 200),
+                (f"PARTY.example:{port}", 200),
+                (f"localhost:{port}", 200),
+                (f"[::1]:{port}", 200),
+                (f"127.0.0.1:{port}", 200),
+            ):
+                async with session.get(base, headers={"Host": host}) as response:
+                    assert response.status == status, host
+            start = len(web.err)
+            rebound = f"rebound.example:{port}"
+            websocket = await session.ws_connect(
+                f"ws://127.0.0.1:{port}/ws",
+                headers={"Host": rebound},
+                origin=f"http://{rebound}",
+            )
+            tab = Tab(websocket)
+            await asyncio.wait_for(tab.closed.wait(), 10)
+            assert tab.close_code == aiohttp.WSCloseCode.POLICY_VIOLATION
+            assert not tab.screen
+            assert web.find(OPENED, start=start) is None
+            assert children(web.pid) == []
+    finally:
+        web.stop()
+
+
 @run_async(60)
 async def test_the_browser_seats_cap_and_the_full_page(tmp_path: Path) -> None:
     with party(tmp_path, "--web-max", "1") as running:
@@ -642,6 +694,18 @@ async def test_a_killed_server_leaves_no_web_server_behind(tmp_path: Path) -> No
 
 
 @run_async(30)
+async def test_the_server_says_when_its_web_server_ends(tmp_path: Path) -> None:
+    """The web child killed: maumau-server logs that browser guests cannot play, and
+    plays on for everyone else."""
+    with party(tmp_path) as running:
+        start = len(running.err)
+        os.kill(running.web_pid, signal.SIGKILL)
+        await running.await_line(r"maumau-web ended \(exit -9\)", start=start)
+        assert running.process.poll() is None
+        assert "Ann" in await online(running.game, "Ann")
+
+
+@run_async(30)
 async def test_a_killed_web_server_leaves_no_guest_nor_home(tmp_path: Path) -> None:
     """SIGKILL to maumau-web: the kernel ends its guests (SIGTERM), and each removes
     its own home, which the web server no longer can."""
@@ -713,6 +777,7 @@ def test_a_taken_web_port_is_a_clear_error(tmp_path: Path) -> None:
     [
         (["--web", "70000"], "--web must be a port"),
         (["--web", "0", "--web-max", "0"], "--web-max must be"),
+        (["--web", "0", "--web-per-address", "0"], "--web-per-address must be"),
         (["--web", "0", "--web-idle", "5"], "--web-idle must be"),
     ],
 )

@@ -139,7 +139,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--web-max",
         type=int,
         default=20,
-        help="with --web: browser guests at once (default 20; about 50 MiB each)",
+        help="with --web: browser guests at once (default 20; about 60 MiB each)",
+    )
+    parser.add_argument(
+        "--web-per-address",
+        type=int,
+        default=4,
+        help="with --web: browser guests at once from one address (default 4)",
     )
     parser.add_argument(
         "--web-idle",
@@ -162,6 +168,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--web must be a port between 0 and 65535, not {args.web}")
     if not 1 <= args.web_max <= 1000:
         parser.error("--web-max must be between 1 and 1000")
+    if not 1 <= args.web_per_address <= 1000:
+        parser.error("--web-per-address must be between 1 and 1000")
     if not 10 <= args.web_idle <= 7 * 24 * 3600:
         parser.error("--web-idle must be between 10 and 604800 seconds")
     if args.max_clients < 1:
@@ -227,13 +235,22 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
                     args.web,
                     str(web_key_file(db)),
                     args.web_max,
+                    args.web_per_address,
                     args.web_idle,
                 )
+                watching = trio.CancelScope()
+
+                async def watch_web(process: trio.Process = web) -> None:
+                    with watching:
+                        await web_guests.watch(process)
+
+                nursery.start_soon(watch_web)
             async for signum in signals:
                 log.info("received %s", signal.Signals(signum).name)
                 break
             async with trio.open_nursery() as stopping:
                 if web is not None:
+                    watching.cancel()
                     stopping.start_soon(web_guests.stop, web)
                 with trio.move_on_after(1.5):
                     await server.shutdown()

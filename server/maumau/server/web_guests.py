@@ -15,11 +15,14 @@ server itself be killed, the kernel ends every guest's process (see
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
 
 import trio
+
+log = logging.getLogger("maumau.server")
 
 STOP_SECONDS = 6.0
 READY_SECONDS = 30.0
@@ -35,6 +38,7 @@ async def start(
     port: int,
     key_file: str,
     max_guests: int,
+    per_address: int,
     idle_seconds: float,
 ) -> tuple[trio.Process, int]:
     """Start ``maumau-web`` for the game at ``game`` (``host:port``); the process and
@@ -51,6 +55,8 @@ async def start(
         str(port),
         "--max",
         str(max_guests),
+        "--max-per-address",
+        str(per_address),
         "--idle",
         f"{idle_seconds:g}",
         "--key-file",
@@ -71,6 +77,17 @@ async def start(
         await stop(process)
         raise WebFailed(f"maumau-web ended before it listened (exit {process.returncode})")
     return process, int(said)
+
+
+async def watch(process: trio.Process) -> None:
+    """Log it if the web server ends while the game goes on (the browser guests have
+    lost their page; the game server plays on for everyone else)."""
+    code = await process.wait()
+    log.error(
+        "maumau-web ended (exit %s): browser guests cannot play until the server is "
+        "started again",
+        code,
+    )
 
 
 async def stop(process: trio.Process) -> None:

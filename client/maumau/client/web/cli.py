@@ -60,7 +60,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 = any)"
     )
     parser.add_argument(
-        "--max", type=int, default=20, help="browser guests at once (default 20; about 50 MiB each)"
+        "--max", type=int, default=20, help="browser guests at once (default 20; about 60 MiB each)"
     )
     parser.add_argument(
         "--max-per-address",
@@ -81,6 +81,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="the file of the key that turns a guest's name and PIN into the name's "
         "secret (made when missing; default: web.key beside the server's database)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name guests may use for this server besides its IP addresses, localhost "
+        "and its host name (e.g. a proxy's), repeatable",
     )
     parser.add_argument("--no-qr", action="store_true", help="print no QR code")
     parser.add_argument("--ready-fd", type=int, default=None, help=argparse.SUPPRESS)
@@ -145,14 +153,15 @@ async def serve(args: argparse.Namespace, key: bytes, parent: int | None = None)
         max_guests=args.max,
         max_per_address=args.max_per_address,
         idle_seconds=args.idle,
+        allowed_hosts=tuple(args.allow_host),
     )
 
     def ready(port: int) -> None:
-        announce(args.host, port, args.game, not args.no_qr)
-        if args.ready_fd is not None:
+        if args.ready_fd is not None:  # first: whoever reads the address may act at once
             with contextlib.suppress(OSError):
                 os.write(args.ready_fd, f"{port}\n".encode())
                 os.close(args.ready_fd)
+        announce(args.host, port, args.game, not args.no_qr)
 
     task = asyncio.current_task()
     assert task is not None

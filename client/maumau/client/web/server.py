@@ -13,6 +13,10 @@
   client process), unless :attr:`GuestServer.max_guests` tabs are open, or
   :attr:`GuestServer.max_per_address` from the visitor's address, or the request comes
   from a page of another site (its ``Origin`` is not this server).
+- Both answer only requests for this machine by a name it has (:meth:`GuestServer.
+  known_host`: an IP address, ``localhost``, the machine's host name, or a name the
+  host allowed): a web page of another site that renames itself to this machine's
+  address (DNS rebinding) cannot open a guest's tab through a visitor's browser.
 - ``GET /static/...``: textual-serve's script, style and font, without a listing.
 
 Nothing else: no file downloads, no other routes. A tab without a key, click, tap or
@@ -25,8 +29,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import re
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -83,6 +89,7 @@ class GuestServer(Server):
         max_guests: int = 20,
         max_per_address: int = 4,
         idle_seconds: float = 1800.0,
+        allowed_hosts: tuple[str, ...] = (),
     ) -> None:
         super().__init__("maumau", host=host, port=port, title="maumau")
         self.game = game
@@ -90,6 +97,14 @@ class GuestServer(Server):
         self.max_guests = max_guests
         self.max_per_address = max_per_address
         self.idle_seconds = idle_seconds
+        machine = socket.gethostname().lower()
+        self.host_names = {
+            "localhost",
+            machine,
+            machine.split(".")[0],
+            machine.split(".")[0] + ".local",
+            *(name.lower() for name in allowed_hosts),
+        }
         self.guests: dict[web.WebSocketResponse, tuple[GuestService, str]] = {}
         self._reaper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
@@ -119,6 +134,8 @@ class GuestServer(Server):
         return sum(1 for _, peer in self.guests.values() if peer == address) >= self.max_per_address
 
     async def handle_index(self, request: web.Request) -> web.Response:
+        if not self.known_host(request):
+            return web.Response(status=421, text="maumau: not a name of this server\n")
         context = {"min_columns": MIN_COLUMNS, "max_guests": self.max_guests}
         if self.full_for(request.remote or ""):
             response = aiohttp_jinja2.render_template("full.html", request, context, status=503)
@@ -132,6 +149,15 @@ class GuestServer(Server):
         return response
 
     # --- the tabs -----------------------------------------------------------------------
+
+    def known_host(self, request: web.Request) -> bool:
+        """Whether the request names this machine: an IP address, or one of its names."""
+        name = urlsplit(f"//{request.host}").hostname or ""
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return name.rstrip(".").lower() in self.host_names
+        return True
 
     def same_site(self, request: web.Request) -> bool:
         """A browser says which page opened the websocket: only this server's own."""
@@ -149,7 +175,7 @@ class GuestServer(Server):
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=64 * 1024)
         await websocket.prepare(request)
         address = request.remote or ""
-        if not self.same_site(request):
+        if not (self.known_host(request) and self.same_site(request)):
             log.warning("refused a tab from another site's page (%s)", address)
             await websocket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"other site")
             return websocket
