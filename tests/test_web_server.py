@@ -912,3 +912,46 @@ async def test_a_login_a_wrong_pin_and_taking_the_session_back(server: Party) ->
         assert (await online(server.game, "Watcher")).count("Ann") == 1
         await first.close()
         await again.close()
+
+
+# --- the address guests type ------------------------------------------------------------
+
+
+def qr_modules(lines: list[str]) -> list[list[bool]]:
+    """The modules a QR code printed with half blocks shows (True: dark), two rows a
+    line: a light module is drawn, a dark one left blank."""
+    top = {"█": True, "▀": True, "▄": False, " ": False}
+    bottom = {"█": True, "▀": False, "▄": True, " ": False}
+    rows: list[list[bool]] = []
+    for line in lines:
+        rows.append([not top[c] for c in line])
+        rows.append([not bottom[c] for c in line])
+    return rows
+
+
+def test_the_guests_address_is_printed_and_shown_as_a_qr_code(tmp_path: Path) -> None:
+    """Listening on every address, maumau-web prints the URLs of this machine's
+    addresses (never 0.0.0.0) and the first as a QR code that holds exactly it."""
+    import segno
+
+    web = Running(
+        [*WEB, "127.0.0.1:9", "--port", "0", "--key-file", str(tmp_path / "web.key")],
+        env={"PYTHONIOENCODING": "utf-8"},
+    )
+    try:
+        web.wait(r"a phone's camera opens", err=False, timeout=30)
+        port = int(web.find(r"maumau-web on port (\d+)", err=False)[1])
+        urls = [line.strip() for line in web.out if line.strip().startswith("http://")]
+        assert urls and all(url.endswith(f":{port}/") for url in urls), web.out
+        assert not any("0.0.0.0" in line for line in web.out)
+        assert urls[-1] == f"http://127.0.0.1:{port}/" or len(urls) == 1  # loopback last
+        drawn = [line.rstrip("\n") for line in web.out if set(line.strip()) <= set("█▀▄ ")]
+        drawn = [line for line in drawn if line.strip()]
+        code = segno.make(urls[0], error="m")
+        size = len(code.matrix)
+        modules = qr_modules(drawn)
+        border = (len(modules[0]) - size) // 2
+        shown = [row[border : border + size] for row in modules[border : border + size]]
+        assert shown == [[bool(m) for m in row] for row in code.matrix]
+    finally:
+        web.stop()
