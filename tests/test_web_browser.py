@@ -296,6 +296,16 @@ async def test_two_browser_guests_and_a_terminal_client_play_a_round(tmp_path: P
                 pia, raj = Visitor(browser, party.url, watch), Visitor(browser, party.url, watch)
                 await pia.open()
                 await raj.open(412, 915)  # a phone's page
+                # The page fits the client's narrowest layout to the phone's width and
+                # takes the keys at once (the logins below type without a click).
+                for guest, most in ((pia, 16), (raj, 11)):
+                    size = await guest.page.evaluate(
+                        "[Number(document.getElementById('terminal').dataset.fontSize),"
+                        " document.querySelector('.xterm-screen').getBoundingClientRect().width,"
+                        " innerWidth]"
+                    )
+                    assert 8 <= size[0] <= most and size[1] <= size[2], size
+                    assert size[2] / (size[0] * 0.6) >= 60, size
                 app = MauMauApp("127.0.0.1", party.game, "Tom", remember=False)
                 async with app.run_test(size=(80, 24)) as pilot:
                     await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
