@@ -955,3 +955,36 @@ def test_the_guests_address_is_printed_and_shown_as_a_qr_code(tmp_path: Path) ->
         assert shown == [[bool(m) for m in row] for row in code.matrix]
     finally:
         web.stop()
+
+
+def test_a_browser_guest_cannot_choose_another_server() -> None:
+    """In web mode the client asks only for a name and PIN: a refused connection shows
+    the login again with the reason (never the connect screen, where an address could
+    be typed), and a request to connect elsewhere is ignored."""
+    from maumau.client.app import MauMauApp
+    from maumau.client.screens.connect import ConnectScreen
+    from maumau.client.screens.messages import ConnectRequested
+    from maumau.client.screens.web_login import WebLoginScreen
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # bound, never listening: refused
+
+    async def scenario() -> None:
+        app = MauMauApp("127.0.0.1", port, "", remember=False, web_key=b"k" * 32)
+        async with app.run_test(size=(62, 40)) as pilot:
+            assert isinstance(app.screen, WebLoginScreen)
+            await pilot.press(*"Pia", "enter")
+            await pilot.pause(0.2)
+            await pilot.press("enter")
+            deadline = time.monotonic() + 10
+            while not str(app.screen.query_one("#login-message").render()).strip():
+                assert time.monotonic() < deadline, "no reason shown"
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, WebLoginScreen)
+            assert not any(isinstance(s, ConnectScreen) for s in app.screen_stack)
+            app.post_message(ConnectRequested("127.0.0.2", 9, "Pia"))
+            await pilot.pause(0.2)
+            assert (app.connection.host, app.connection.port) == ("127.0.0.1", port)
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))

@@ -358,6 +358,8 @@ class MauMauApp(App[None]):
         await self.send(event.message)
 
     def on_connect_requested(self, event: ConnectRequested) -> None:
+        if self.web_key is not None:
+            return  # a browser guest plays on the host's server only
         self.connect_to(event.host, event.port, event.name)
 
     def on_web_login_requested(self, event: WebLoginRequested) -> None:
