@@ -30,7 +30,9 @@ from maumau.client.app import MauMauApp
 from maumau.client.model import label
 from maumau.client.screens.confirm import ConfirmScreen
 from maumau.client.screens.connect import ConnectScreen
+from maumau.client.screens.help import HelpScreen
 from maumau.client.screens.history import HistoryScreen
+from maumau.client.screens.leaderboard import LeaderboardScreen
 from maumau.client.screens.lobby import LobbyScreen
 from maumau.client.screens.new_table import GameChoice, NewTableScreen
 from maumau.client.screens.password import PasswordScreen
@@ -66,6 +68,8 @@ from test_client_tournament_data import registering, tournament
 from test_snapshots_results import Recording, american_rounds, classic_match_over
 
 PHONE = (60, 64)  # the phone's page in the browser: the buttons show
+PHONE_412 = (62, 69)  # a 412x915 phone's page (a cell is about 6.6x13.3 pixels)
+SMALL = (60, 20)  # the smallest screen: no buttons either
 DESKTOP = (80, 24)  # the classic terminal: the footer's keys are the click targets
 
 
@@ -695,3 +699,148 @@ def test_a_whole_round_by_clicks_against_bots(server: int, size: tuple[int, int]
 
 
 WELCOME_ = lobby()[0]
+
+
+# --- after the play-test on a phone (412x915 CSS pixels: 62x69 cells) ----------------
+
+
+def region_height(app: MauMauApp, selector: str) -> int:
+    widget = app.screen.query_one(selector)
+    return widget.region.height if widget.display and widget.region.area else 0
+
+
+def outside(app: MauMauApp) -> tuple[int, int] | None:
+    """A point of the screen outside the dialog's box (and its footer), if any."""
+    width, height = app.size
+    for y in range(height - 1):
+        for x in (0, width - 1):
+            if app.screen.get_widget_at(x, y)[0] is app.screen:
+                return (x, y)
+    return None
+
+
+async def tap_outside(pilot: Any, app: MauMauApp) -> None:
+    point = outside(app)
+    assert point is not None, "the dialog leaves no room around it"
+    await pilot.click(offset=point)
+    await pilot.pause()
+
+
+DIALOG_BUTTONS: list[tuple[Callable[[], Any], tuple[str, ...]]] = [
+    (NewTableScreen, ("#t-create", "#t-cancel")),
+    (lambda: ConfirmScreen("Leave the table?"), ("#confirm-yes", "#confirm-no")),
+    (lambda: SuitPicker("JC", list("SHDC"), False), ("#suit-choose", "#suit-cancel")),
+]
+
+
+@pytest.mark.parametrize("size", [PHONE_412, DESKTOP, SMALL], ids=str)
+def test_the_dialogs_buttons_are_a_fingers_height_on_a_tall_screen(
+    size: tuple[int, int],
+) -> None:
+    """On a phone a button one row tall (13 pixels) is missed by a finger: on a tall
+    screen the dialogs' buttons are three rows, as the action bar's; below that they
+    stay one row (the footer's keys are there too)."""
+    tall = size[1] >= ROOMY_ROWS
+    want = 3 if tall else 1
+
+    async def dialogs() -> None:
+        app = Answering(lobby())
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            for make, ids in DIALOG_BUTTONS:
+                await app.push_screen(make())
+                await pilot.pause()
+                assert app.screen.has_class("roomy") == tall
+                for selector in ids:
+                    assert region_height(app, selector) == want, (make, selector)
+                    widget = app.screen.query_one(selector)
+                    assert widget.region.bottom <= size[1] - 1  # above the footer
+                app.pop_screen()
+                await pilot.pause()
+
+    async def connect() -> None:
+        app = MauMauApp(None, None, "")
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
+            await pilot.pause()
+            assert region_height(app, "#connect-go") == want
+
+    async def suits_by_tap() -> None:
+        """On a tall screen each suit is a big button: one tap names it."""
+        app = RecordingApp(position(**JACK_TURN))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await click_card(pilot, app, 1)
+            await click_card(pilot, app, 1)  # the Jack, played: the picker
+            await until(pilot, lambda: isinstance(app.screen, SuitPicker))
+            await pilot.pause()
+            if not tall:
+                assert region_height(app, "#suit-buttons") == 0
+                return
+            for i in range(4):
+                assert region_height(app, f"#suit-{i}") == 3
+            await click(pilot, app.screen.query_one("#suit-2"))
+            await until(pilot, lambda: app.sent)
+            assert app.sent == [PlayCard("JD", "D")]
+
+    run(dialogs)
+    run(connect)
+    run(suits_by_tap)
+
+
+@pytest.mark.parametrize("size", [PHONE_412, DESKTOP], ids=str)
+def test_help_and_leaderboard_close_by_a_button_or_a_tap_outside(size: tuple[int, int]) -> None:
+    """The help and the leaderboard have a close button where the screen has room,
+    and a tap outside a dialog closes it where Escape would (the yes/no question
+    says no, the suit picker cancels); never the new table (what was typed would be
+    lost) nor the result."""
+    tall = size == PHONE_412
+
+    async def closing() -> None:
+        app = Answering(lobby())
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            lobby_screen = app.screen
+            for make, button_id in (
+                (HelpScreen, "#help-close"),
+                (LeaderboardScreen, "#leaders-close"),
+            ):
+                await app.push_screen(make())
+                await pilot.pause()
+                assert region_height(app, button_id) == (3 if tall else 0)
+                if tall:
+                    await click(pilot, app.screen.query_one(button_id))
+                    await until(pilot, lambda: app.screen is lobby_screen, 3)
+                    await app.push_screen(make())
+                    await pilot.pause()
+                await tap_outside(pilot, app)
+                await until(pilot, lambda: app.screen is lobby_screen, 3)
+            answers: list[object] = []
+            for dialog in (
+                ConfirmScreen("Leave the table?"),
+                SuitPicker("JC", list("SHDC"), False),
+            ):
+                await app.push_screen(dialog, answers.append)
+                await pilot.pause()
+                await tap_outside(pilot, app)
+                await until(pilot, lambda: app.screen is lobby_screen, 3)
+            assert answers == [False, None]
+            await app.push_screen(NewTableScreen())
+            await pilot.pause()
+            await tap_outside(pilot, app)
+            await pilot.pause(0.1)
+            assert isinstance(app.screen, NewTableScreen)
+
+    async def result_stays() -> None:
+        app = Recording(american_rounds(6, "round_over"))
+        async with app.run_test(size=size) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            await pilot.pause()
+            if outside(app) is None:
+                return  # the result fills the screen
+            await tap_outside(pilot, app)
+            await pilot.pause(0.1)
+            assert isinstance(app.screen, ResultScreen) and not sent_of(app, Ready)
+
+    run(closing)
+    run(result_stays)

@@ -1,5 +1,5 @@
 """A yes/no question (leaving the table): y answers True, n or Esc False; its Yes
-and No buttons answer the same by click or tap.
+and No buttons answer the same by click or tap, and a tap outside its box says no.
 
 The question is given as its English message (marked with ``N_`` where it is
 written) and translated when the dialog is drawn, like every word of the client."""
@@ -14,11 +14,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..i18n import N_, _
-from ..widgets.action_bar import TapButton
+from ..widgets.action_bar import RoomAware, TapButton, TapOutsideCloses
 from ..widgets.ascii_aware import AsciiAware
 
 
-class ConfirmScreen(AsciiAware, ModalScreen[bool]):
+class ConfirmScreen(RoomAware, TapOutsideCloses, AsciiAware, ModalScreen[bool]):
+    OUTSIDE_ACTION = "answer(False)"  # a tap outside the box answers no, as Esc
+
     BINDINGS = [
         Binding("y", "answer(True)", N_("yes")),
         Binding("n", "answer(False)", N_("no")),

@@ -19,13 +19,13 @@ from textual.widgets import Button, Input, Label, Static
 from ..address import parse_address
 from ..i18n import N_, _
 from ..literal import literal
-from ..widgets.action_bar import TapButton
+from ..widgets.action_bar import RoomAware, TapButton
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
 from .messages import ConnectRequested
 
 
-class ConnectScreen(AsciiAware, Screen[None]):
+class ConnectScreen(RoomAware, AsciiAware, Screen[None]):
     """Where to connect, and as whom."""
 
     BINDINGS = [Binding("escape", "app.quit", N_("quit"))]

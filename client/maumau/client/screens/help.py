@@ -15,17 +15,19 @@ from typing import Any
 
 from rich.console import Console
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from .. import config, i18n
 from ..host import host_of
 from ..i18n import LANGUAGES, N_, _, ngettext, pgettext
 from ..literal import literal
+from ..widgets.action_bar import RoomAware, TapButton, TapOutsideCloses
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
 from .help_rules import departures, rules, rules_title
@@ -291,8 +293,9 @@ class LanguageChanged(Message):
     remembered): the app redraws its screens."""
 
 
-class HelpScreen(AsciiAware, ModalScreen[None]):
-    """The help; Esc (or ?) closes it, as its footer says."""
+class HelpScreen(RoomAware, TapOutsideCloses, AsciiAware, ModalScreen[None]):
+    """The help; Esc (or ?) closes it, as its footer says, and so does a tap outside
+    it or, on a tall screen, its close button."""
 
     BINDINGS = [
         Binding("escape", "close", N_("close"), key_display="Esc"),
@@ -309,6 +312,8 @@ class HelpScreen(AsciiAware, ModalScreen[None]):
         with VerticalScroll(classes="dialog", id="help"):
             yield Static(self._help(), id="help-text")
             yield Static(_("Esc closes"), classes="hint")
+            with Horizontal(classes="dialog-buttons close-buttons"):
+                yield TapButton(_("close"), id="help-close", variant="primary", compact=True)
         yield KeyFooter()
 
     def _help(self) -> Text:
@@ -344,6 +349,10 @@ class HelpScreen(AsciiAware, ModalScreen[None]):
         await self.recompose()
         self.query_one("#help").focus()  # keys scroll it again, as before
         self.post_message(LanguageChanged())
+
+    @on(Button.Pressed, "#help-close")
+    def close_pressed(self) -> None:
+        self.action_close()
 
     def action_close(self) -> None:
         self.dismiss(None)

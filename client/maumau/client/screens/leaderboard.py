@@ -7,15 +7,17 @@ Asks when it opens and on r; draws only what the model holds
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import Button, DataTable, Static
 
 from maumau.protocol.messages import GetStats
 
 from ..i18n import N_, _, ngettext
+from ..widgets.action_bar import RoomAware, TapButton, TapOutsideCloses
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
 from .records_base import CLOSE_KEYS, RecordsScreen
@@ -36,7 +38,7 @@ COLUMNS = (
 )
 
 
-class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
+class LeaderboardScreen(RecordsScreen, RoomAware, TapOutsideCloses, AsciiAware, ModalScreen[None]):
     """The leaderboard (``get_stats``): rank, name, matches, wins, rounds won and
     average final score of the best human players, and the player's own line."""
 
@@ -59,6 +61,8 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
             yield Static("", id="leaders-you")
             # NOTE: the keys of the leaderboard: g shows the other game's (or both).
             yield Static(_("Esc or q closes, r refreshes, g: another game"), classes="hint")
+            with Horizontal(classes="dialog-buttons close-buttons"):
+                yield TapButton(_("close"), id="leaders-close", variant="primary", compact=True)
         yield KeyFooter()
 
     def _title(self) -> str:
@@ -100,6 +104,10 @@ class LeaderboardScreen(RecordsScreen, AsciiAware, ModalScreen[None]):
     def reconnected(self) -> None:
         if self.host.model.stats is None:
             self.run_worker(self.action_ask())
+
+    @on(Button.Pressed, "#leaders-close")
+    def close_pressed(self) -> None:
+        self.action_close()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -47,6 +47,7 @@ from maumau.protocol.messages import CreateTable
 from .. import config
 from ..host import host_of
 from ..i18n import N_, _, pgettext
+from ..widgets.action_bar import RoomAware
 from ..widgets.ascii_aware import AsciiAware, AsciiInput
 from ..widgets.key_footer import KeyFooter
 from ..widgets.seat_plan import SeatPlan
@@ -186,7 +187,7 @@ def last_table() -> tuple[dict[str, Any], list[str] | None]:
     return checked, choices
 
 
-class NewTableScreen(AsciiAware, ModalScreen[None]):
+class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
     """Every table setting, with its default, on one screen; it starts with those of
     the last table the player made (:func:`last_table`)."""
 

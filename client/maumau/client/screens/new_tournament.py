@@ -40,6 +40,7 @@ from maumau.protocol.messages import (
 
 from ..host import host_of
 from ..i18n import N_, _, pgettext
+from ..widgets.action_bar import RoomAware
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
 from .messages import ToServer, TournamentWanted
@@ -66,7 +67,7 @@ def tournament_name(mine: str, taken: set[str]) -> str:
         number += 1
 
 
-class NewTournamentScreen(AsciiAware, ModalScreen[None]):
+class NewTournamentScreen(RoomAware, AsciiAware, ModalScreen[None]):
     """Every choice of a new tournament, with its default, on one screen."""
 
     BINDINGS = [

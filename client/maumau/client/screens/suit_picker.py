@@ -3,7 +3,9 @@ colour. It answers the table screen with the letter, or None when cancelled (the
 is then not played).
 
 By mouse or finger: a click on a suit picks it, a click on the picked one names it
-(as on the hand); its buttons name the picked suit or cancel."""
+(as on the hand); its buttons name the picked suit or cancel. On a tall screen
+(``roomy``) each suit is a big button of its own, and a tap outside the box cancels,
+as Esc."""
 
 from __future__ import annotations
 
@@ -11,17 +13,17 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..i18n import N_, _
 from ..model import label, suit_words
-from ..widgets.action_bar import TapButton
+from ..widgets.action_bar import RoomAware, TapButton, TapOutsideCloses, fit_room
 from ..widgets.ascii_aware import AsciiAware
 
 
-class SuitPicker(AsciiAware, ModalScreen[str | None]):
+class SuitPicker(RoomAware, TapOutsideCloses, AsciiAware, ModalScreen[str | None]):
     """Name a suit (after a Jack) or a colour (after a wild). Esc cancels the play."""
 
     BINDINGS = [
@@ -35,6 +37,8 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
         Binding("enter", "choose", N_("name it")),
     ]
 
+    OUTSIDE_ACTION = "cancel"
+
     def __init__(self, card: str, letters: list[str], ascii_only: bool) -> None:
         super().__init__()
         self.card = card
@@ -45,12 +49,22 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="suit-picker"):
             yield Static("", id="suits")
+            with Grid(id="suit-buttons"):
+                for i, letter in enumerate(self.letters):
+                    yield TapButton(
+                        suit_words(letter, self.ascii_only), id=f"suit-{i}", name=letter
+                    )
             yield Static(_("1-4, or Up/Down and Enter. Esc cancels"), classes="hint")
             with Horizontal(classes="dialog-buttons"):
                 yield TapButton(_("name it"), id="suit-choose", variant="primary", compact=True)
                 yield TapButton(_("cancel"), id="suit-cancel", compact=True)
 
     def on_mount(self) -> None:
+        fit_room(self)
+        self._draw()
+
+    def on_resize(self) -> None:
+        fit_room(self)
         self._draw()
 
     def _draw(self) -> None:
@@ -61,6 +75,9 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
         else:
             question = _("Playing {card}: name the colour").format(card=card)
         text = Text(question + "\n\n", style="bold")
+        if self.has_class("roomy"):  # a button for each suit, under the question
+            self.query_one("#suits", Static).update(Text(question, style="bold"))
+            return
         for i, letter in enumerate(self.letters):
             mark = ">" if i == self.cursor else " "
             text.append(
@@ -74,6 +91,8 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
         the last lines of ``#suits`` but the empty one after the last newline (the
         question above them may wrap)."""
         suits = self.query_one("#suits", Static)
+        if self.has_class("roomy"):
+            return  # the suits are buttons
         offset = event.get_content_offset(suits)
         if offset is None or event.widget is not suits:
             return
@@ -85,6 +104,11 @@ class SuitPicker(AsciiAware, ModalScreen[str | None]):
             else:
                 self.cursor = index
                 self._draw()
+
+    @on(Button.Pressed, "#suit-buttons TapButton")
+    def suit_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.name)
 
     @on(Button.Pressed, "#suit-choose")
     def choose_pressed(self) -> None:

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich.cells import cell_len
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid
@@ -45,6 +45,32 @@ def fit_room(screen: Screen[Any]) -> bool:
     roomy = height >= ROOMY_ROWS
     screen.set_class(roomy, "roomy")
     return roomy
+
+
+class RoomAware:
+    """Screens (dialogs too) marked ``roomy`` by :func:`fit_room` when mounted and
+    resized, so that the stylesheet gives their buttons a finger's height. Mixed in
+    before the Screen class."""
+
+    def on_mount(self) -> None:
+        fit_room(cast(Screen[Any], self))
+
+    def on_resize(self) -> None:
+        fit_room(cast(Screen[Any], self))
+
+
+class TapOutsideCloses:
+    """Dialogs that a click or tap outside their box closes, as Escape does (by the
+    action :attr:`OUTSIDE_ACTION`). Not for dialogs whose closing would lose what was
+    typed, nor for the result. Mixed in before the Screen class."""
+
+    OUTSIDE_ACTION = "close"
+
+    def on_click(self, event: events.Click) -> None:
+        screen = cast(Screen[Any], self)
+        if event.widget is screen:  # the dimmed screen around the dialog
+            event.stop()
+            screen.call_later(screen.run_action, self.OUTSIDE_ACTION)
 
 
 def described(bindings: Sequence[BindingType], actions: Sequence[str]) -> list[tuple[str, str]]:
