@@ -844,3 +844,30 @@ def test_help_and_leaderboard_close_by_a_button_or_a_tap_outside(size: tuple[int
 
     run(closing)
     run(result_stays)
+
+
+def test_the_action_bar_stays_put_when_the_hint_wraps() -> None:
+    """On a tall screen the hint (or complaint) under the hand always takes two
+    lines: a longer one does not push the action bar down under a finger."""
+    app = RecordingApp(position(**JACK_TURN))
+
+    async def scenario() -> None:
+        async with app.run_test(size=PHONE_412) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            bar = screen.query_one(ActionBar)
+            hand = screen.query_one(Hand)
+            where = (bar.region.y, hand.region.height)
+            for problem in (
+                "That card does not fit.",
+                "A complaint long enough to wrap onto a second line at sixty-two columns.",
+                "A complaint so long that it would take three lines or more at sixty-two "
+                "columns, which is about as much as any language says under the hand.",
+            ):
+                screen.show_problem(problem)
+                await pilot.pause()
+                assert (bar.region.y, hand.region.height) == where, problem
+                assert problem.split()[0] in ascii_screen_text(app)
+
+    run(scenario)

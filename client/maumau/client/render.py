@@ -11,10 +11,12 @@ records screens share (a finish time, a count, a game's name).
 from __future__ import annotations
 
 import datetime
+import io
 from dataclasses import dataclass
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.text import Text
 
 from .i18n import _, ngettext, pgettext
@@ -499,10 +501,12 @@ def hand(
     width: int = 78,
     problem: str | None = None,
     boxes: bool = True,
+    hint_rows: int = 0,
 ) -> Text:
     """My cards as small boxes (on lines of ``[card]`` when many, or not ``boxes``:
     see :func:`hand_layout`), legal ones bright, and under them a hint, or
-    ``problem``: why the last key did nothing."""
+    ``problem``: why the last key did nothing. With ``hint_rows``, the hint takes
+    exactly that many lines of ``width`` (so that what is under the hand stays put)."""
     cards = model.hand()
     text = Text()
     if model.view is None:
@@ -561,10 +565,28 @@ def hand(
             text.append(fit if code in legal else " ", style="bold")
         text.append("\n")
     if problem:
-        text.append(f" ! {problem}", style="bold yellow")
+        hint = Text(f" ! {problem}", style="bold yellow")
     else:
-        text.append(f" {model.hint(armed, ascii_only)}", style="italic")
+        hint = Text(f" {model.hint(armed, ascii_only)}", style="italic")
+    text.append_text(fixed_rows(hint, width, hint_rows, ascii_only) if hint_rows else hint)
     return text
+
+
+def fixed_rows(text: Text, width: int, rows: int, ascii_only: bool) -> Text:
+    """``text`` wrapped to ``width`` in exactly ``rows`` lines: padded with empty
+    ones, or cut at the end of the last (marked with an ellipsis)."""
+    width = max(2, width)
+    console = Console(width=width, file=io.StringIO(), legacy_windows=False)
+    lines = list(text.wrap(console, width))
+    shown = lines[:rows]
+    if len(lines) > rows:
+        cut = "~" if ascii_only else "…"
+        last = shown[-1]
+        last.rstrip()
+        last.truncate(width - len(cut))
+        last.append(cut, style=text.style)
+    shown += [Text("")] * (rows - len(shown))
+    return Text("\n").join(shown)
 
 
 def round_result(model: Model, ascii_only: bool, width: int = 72) -> Text:

@@ -61,7 +61,7 @@ from ..model import Model, plain
 from ..widgets.action_bar import ActionBar, described, fit_room
 from ..widgets.banner import Banner
 from ..widgets.chat_input import ChatInput
-from ..widgets.hand import Hand
+from ..widgets.hand import HINT_ROWS, Hand
 from ..widgets.key_footer import KeyFooter
 from ..widgets.line_log import LineLog
 from ..widgets.opponents import Opponents
@@ -225,6 +225,8 @@ class TableScreen(Screen[None]):
         height = self.size.height or 24
         banner = 1 if self.query_one(Banner).display else 0
         spare = height - banner - FIXED_ROWS - LOG_MIN_ROWS - buttons
+        if self.has_class("roomy"):  # the hint under the hand takes its fixed lines
+            spare -= HINT_ROWS - 1
         tall = len(render.opponents(model, ascii_only, width, True).split())
         short = len(render.opponents(model, ascii_only, width, False).split())
         for header, boxes in ((True, True), (False, True), (True, False)):

@@ -17,10 +17,14 @@ from ..host import host_of
 from ..i18n import _
 from ..model import plain
 
+HINT_ROWS = 2  # on a roomy screen the hint takes this many lines, however long it is
+
 
 class Hand(Static):
     """My cards (``#hand``), the picked one raised, the legal ones lit, and a line of
-    hints; its border title shows my score.
+    hints; its border title shows my score. On a ``roomy`` screen the hint always
+    takes :data:`HINT_ROWS` lines, so that the action bar under the hand stays put
+    (a tap aimed at a button lands on it).
 
     A complaint (:meth:`complain`: a card that does not fit, a move the server
     refused) is shown under the cards until the view changes: a new position makes
@@ -62,6 +66,7 @@ class Hand(Static):
                 width,
                 plain(self.problem, ascii_only) if self.problem else None,
                 boxes,
+                HINT_ROWS if self.screen.has_class("roomy") else 0,
             )
         )
         if view is not None and view.seat is not None:
