@@ -27,6 +27,7 @@ from textual.widgets._footer import FooterKey
 
 from maumau.client import render
 from maumau.client.app import MauMauApp
+from maumau.client.connection import ServerMessage
 from maumau.client.model import label
 from maumau.client.screens.confirm import ConfirmScreen
 from maumau.client.screens.connect import ConnectScreen
@@ -56,6 +57,7 @@ from maumau.protocol.messages import (
     PlayCard,
     Ready,
     Rematch,
+    TableInfo,
     WatchTable,
 )
 from test_ascii import CASES as ASCII_CASES
@@ -869,5 +871,46 @@ def test_the_action_bar_stays_put_when_the_hint_wraps() -> None:
                 await pilot.pause()
                 assert (bar.region.y, hand.region.height) == where, problem
                 assert problem.split()[0] in ascii_screen_text(app)
+
+    run(scenario)
+
+
+def round_over_table(*ready: str) -> TableInfo:
+    """The table of :func:`american_rounds` after its round, ``ready`` the people
+    ready for the next (the bots always are)."""
+    info = american_rounds(6, "round_over")[1]
+    assert isinstance(info, TableInfo)
+    fields = {name: getattr(info, name) for name in TableInfo.SCHEMA}
+    fields["seats"] = tuple({**s, "ready": s["bot"] or s["name"] in ready} for s in fields["seats"])
+    return TableInfo(**fields)
+
+
+def test_the_table_says_ready_once_the_result_is_closed() -> None:
+    """After "ready" on the result, the line under the pile no longer asks for a key
+    on the result (it is closed): it says the player is ready and whom the next deal
+    waits for."""
+    people = ["Eve", "Finn", "Ivy", "Jon", "Max", "Nia", "Ola"]  # Ann's opponents
+
+    async def scenario() -> None:
+        messages = american_rounds(6, "round_over")
+        messages[1] = round_over_table()
+        app = Recording(messages)
+        async with app.run_test(size=PHONE_412) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ResultScreen))
+            await pilot.pause()
+            await tap(pilot, app, "ready")
+            await until(pilot, lambda: sent_of(app, Ready))
+            assert isinstance(app.screen, TableScreen)
+            # The server says Ann is ready (the others not yet).
+            app.post_message(ServerMessage(round_over_table("Ann")))
+            await until(pilot, lambda: "you are ready" in ascii_screen_text(app), 3)
+            text = ascii_screen_text(app)
+            assert "press a key on the result" not in text
+            assert "waiting for Eve" in text
+            app.post_message(ServerMessage(round_over_table("Ann", *people[:-1])))
+            await until(pilot, lambda: "waiting for Ola" in ascii_screen_text(app), 3)
+            app.post_message(ServerMessage(round_over_table("Ann", *people)))
+            await until(pilot, lambda: "waiting for" not in ascii_screen_text(app), 3)
+            assert "round over: you are ready" in ascii_screen_text(app)
 
     run(scenario)

@@ -415,7 +415,17 @@ def pile(
     elif view.phase == "ending":
         text.append(_("the last card is down; the round ends when its call window closes"))
     elif view.phase == "round_over":
-        text.append(_("round over: press a key on the result to be ready"))
+        waiting = round_waits_for(model)
+        if waiting is None:
+            text.append(_("round over: press a key on the result to be ready"))
+        elif waiting:
+            comma = pgettext("list separator", ", ")
+            # NOTE: the line under the pile after the round, once the player closed
+            # the result (and so said ready): whom the next deal waits for.
+            words = _("round over: you are ready, waiting for {names}")
+            text.append(words.format(names=comma.join(waiting)))
+        else:
+            text.append(_("round over: you are ready"))
     elif view.phase == "match_over":
         winner = names[view.winner] if view.winner is not None else "?"
         text.append(_("match over: {name} wins").format(name=winner), style="bold")
@@ -426,6 +436,25 @@ def pile(
     if clock_stopped and view.phase != "playing":
         text.append("  " + _("clock stopped"), style="bold")
     return text
+
+
+def round_waits_for(model: Model) -> list[str] | None:
+    """After a round (not the match), once this player said ready for the next (by
+    closing the result): the players the next deal still waits for (bots are always
+    ready, a player gone is not waited for); None while this player is not ready,
+    or watches."""
+    table = model.table
+    view = model.view
+    if table is None or table.you is None or view is None or view.phase != "round_over":
+        return None
+    if not table.seats[table.you]["ready"]:
+        return None
+    names = model.names()
+    return [
+        names[i]
+        for i, seat in enumerate(table.seats)
+        if seat["name"] and not seat["bot"] and seat["connected"] and not seat["ready"]
+    ]
 
 
 def rematch_words(model: Model) -> str:
