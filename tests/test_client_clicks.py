@@ -25,7 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input
 from textual.widgets._footer import FooterKey
 
-from maumau.client import render
+from maumau.client import i18n, render
 from maumau.client.app import MauMauApp
 from maumau.client.connection import ServerMessage
 from maumau.client.model import label
@@ -914,3 +914,40 @@ def test_the_table_says_ready_once_the_result_is_closed() -> None:
             assert "round over: you are ready" in ascii_screen_text(app)
 
     run(scenario)
+
+
+PENALTY_TURN = dict(
+    JACK_TURN,
+    penalty=4,
+    penalty_kind="seven",
+    legal=({"kind": "draw"}, {"kind": "play", "card": "7S"}),
+    turn_deadline_ms=27000,
+)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("size", [SMALL, PHONE_412, (62, 24), DESKTOP], ids=str)
+def test_the_penalty_line_fits_the_width(language: str, size: tuple[int, int]) -> None:
+    """The line under the pile says the penalty whole at 60 and 62 columns, in
+    German too: the clock's bar gives way first, then the penalty's second half."""
+    penalty, ends = {
+        "en": ("penalty: draw 4", ("penalty: draw 4", "or answer with a 7")),
+        "de": ("Strafe: 4 ziehen", ("Strafe: 4 ziehen", "mit 7 kontern")),
+    }[language]
+
+    async def scenario() -> None:
+        app = RecordingApp(position(**PENALTY_TURN))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            lines = [line for line in ascii_screen_text(app).splitlines() if penalty in line]
+            assert len(lines) == 1, lines
+            assert lines[0].rstrip().endswith(ends), lines[0]
+            assert "27 s" in lines[0]  # the seconds stay
+            if size[0] >= 80:
+                assert "or answer with a 7" in lines[0] or "kontern" in lines[0]
+
+    i18n.set_language(language)
+    try:
+        run(scenario)
+    finally:
+        i18n.set_language("en")

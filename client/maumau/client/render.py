@@ -399,19 +399,31 @@ def pile(
             text.append(_("{name}'s turn").format(name=names[view.turn]))
         if clock_stopped:
             text.append("  " + _("clock stopped"), style="bold")
+        clock = bar = ""
         if seconds_left is not None and view.turn_deadline_ms is not None:
             settings = model.table.settings if model.table else {}
             total = max(1.0, number_setting(settings, "turn_timeout_s", 45))
             filled = int(12 * max(0.0, min(1.0, seconds_left / total)))
-            bar = marks["bar"] * filled + marks["empty"] * (12 - filled)
-            text.append(f"  {bar} {int(seconds_left):>2} s")
+            bar = " " + marks["bar"] * filled + marks["empty"] * (12 - filled)
+            clock = f" {int(seconds_left):>2} s"
+        penalty = ""
         if view.penalty:
-            penalty = {
+            penalty = "  " + {
                 "seven": _("penalty: draw {n} or answer with a 7"),
                 "draw_two": _("penalty: draw {n} or a Draw Two"),
                 "wild_draw_four": _("penalty: draw {n} or challenge"),
-            }.get(view.penalty_kind or "", _("penalty: draw {n} "))
-            text.append("  " + penalty.format(n=view.penalty), style="bold yellow")
+            }.get(view.penalty_kind or "", _("penalty: draw {n} ")).format(n=view.penalty)
+            # Too wide for the line (a phone, a longer language): the clock's bar
+            # gives way first (its seconds stay), then the penalty's second half.
+            used = cell_len(text.plain.rsplit("\n", 1)[-1])
+            if width is not None and used + 1 + cell_len(bar + clock + penalty) > width:
+                bar = ""
+                if used + 1 + cell_len(clock + penalty) > width:
+                    penalty = "  " + _("penalty: draw {n}").format(n=view.penalty)
+        if clock:
+            text.append(" " + bar + clock)
+        if penalty:
+            text.append(penalty, style="bold yellow")
     elif view.phase == "ending":
         text.append(_("the last card is down; the round ends when its call window closes"))
     elif view.phase == "round_over":
