@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from rich.cells import cell_len
 from textual.widget import Widget
-from textual.widgets import Button, Input
+from textual.widgets import Button, DataTable, Input
 from textual.widgets._footer import FooterKey
 
 from maumau.client import i18n, render
@@ -53,6 +53,7 @@ from maumau.protocol.messages import (
     JoinTable,
     JoinTournament,
     LeaveTable,
+    Lobby,
     Message,
     PlayCard,
     Ready,
@@ -64,7 +65,7 @@ from test_ascii import CASES as ASCII_CASES
 from test_ascii import screen_text as ascii_screen_text
 from test_client_app import running_server
 from test_client_keys import JACK_TURN, RecordingApp, position
-from test_client_snapshots import MATCHES, AnsweringApp, classic_replay, lobby
+from test_client_snapshots import MATCHES, AnsweringApp, classic_replay, lobby, seat
 from test_client_tournament import Answering
 from test_client_tournament_data import registering, tournament
 from test_snapshots_results import Recording, american_rounds, classic_match_over
@@ -951,3 +952,58 @@ def test_the_penalty_line_fits_the_width(language: str, size: tuple[int, int]) -
         run(scenario)
     finally:
         i18n.set_language("en")
+
+
+def long_lobby() -> list[Message]:
+    """The lobby of the play-test: Ann's own finished table (her seat kept for her)
+    with bots, beside a playing and a locked one."""
+    first, listing = lobby()
+    assert isinstance(listing, Lobby)
+    mine = {
+        "id": 9,
+        "name": "Ann's table",
+        "variant": "classic",
+        "seats": (
+            seat("Ann"),
+            seat("Cleo", bot=True, level="normal"),
+            seat("Dora", bot=True, level="hard"),
+            seat("Emil", bot=True, level="easy"),
+        ),
+        "spectators": 0,
+        "state": "finished",
+        "round": 4,
+        "locked": False,
+    }
+    return [first, Lobby((mine, *listing.tables), listing.online)]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("size", [SMALL, PHONE_412, DESKTOP], ids=str)
+def test_the_lobby_list_fits_the_width(language: str, size: tuple[int, int]) -> None:
+    """At 60 and 62 columns the table list fits without a horizontal scrollbar: the
+    players column gives way, the tables' names and states stay whole."""
+
+    async def scenario() -> None:
+        app = Answering(long_lobby())
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one("#tables")
+            assert isinstance(table, DataTable)
+            await pilot.pause()
+            assert table.virtual_size.width <= table.scrollable_content_region.width
+            assert not table.show_horizontal_scrollbar
+            text = ascii_screen_text(app)
+            for name, state in (("Ann's table", finished()), ("Friday", ""), ("Private", "")):
+                row = [line for line in text.splitlines() if name in line]
+                assert row, (name, text)
+                assert state in row[0]
+
+    i18n.set_language(language)
+    try:
+        run(scenario)
+    finally:
+        i18n.set_language("en")
+
+
+def finished() -> str:
+    return i18n.pgettext("table state", "finished")

@@ -247,6 +247,8 @@ class LobbyScreen(Screen[None]):
         room = max(8, width - OTHER_COLUMNS - self._extra_width(wide))
         cut = "..." if host.ascii_only else "…"
         if lobby is not None:
+            players_room, name_room = self._rooms(table, width, wide)
+            room = min(room, players_room)
             for summary in lobby.tables:
                 seats = summary["seats"]
                 taken = sum(1 for s in seats if s["name"])
@@ -258,6 +260,9 @@ class LobbyScreen(Screen[None]):
                     name = _("{table} (your seat)").format(table=name)
                 elif summary["locked"]:
                     name = _("{table} (locked)").format(table=name)
+                if cell_len(name) > name_room:  # what is said after the name gives way
+                    keep = max(len(summary["name"]), name_room - len(cut))
+                    name = name[:keep] + cut
                 game = game_word(summary["variant"])
                 state = state_words(summary["state"], summary.get("round", 0), wide)
                 if len(players) > room:
@@ -358,6 +363,40 @@ class LobbyScreen(Screen[None]):
             ("table", "game", "seats", "players", "state"), headers, strict=True
         ):
             table.add_column(header, key=key)
+
+    def _rooms(self, table: DataTable[object], width: int, wide: bool) -> tuple[int, int]:
+        """The cells the players column and the tables' names may take so that a
+        whole row fits the width, without a horizontal scrollbar: the players get
+        what the other columns (as wide as their widest cell or header, each padded
+        by a cell either side) and a vertical scrollbar, if one shows, leave, at
+        least their header; if that is still too wide, what is said after a
+        table's name (its seat kept, locked) is cut (never the name itself)."""
+        lobby = self.host.model.lobby
+        if lobby is None:
+            return width, width
+        columns: list[list[str]] = [[str(c.label)] for c in table.columns.values()]
+        for summary in lobby.tables:
+            name = summary["name"]
+            if self._keeps_seat(summary):
+                name = _("{table} (your seat)").format(table=name)
+            elif summary["locked"]:
+                name = _("{table} (locked)").format(table=name)
+            columns[0].append(name)
+            columns[1].append(game_word(summary["variant"]))
+            columns[2].append(f"{len(summary['seats'])}/{len(summary['seats'])}")
+            columns[4].append(state_words(summary["state"], summary.get("round", 0), wide))
+        if lobby.more:
+            columns[0].append(ngettext("... {n} more", "... {n} more", lobby.more).format(n=99))
+        widths = [max(map(cell_len, column)) for column in columns]
+        others = sum(widths[i] + 2 for i in (0, 1, 2, 4))
+        rows = len(lobby.tables) + (1 if lobby.more else 0)
+        height = table.size.height
+        scrollbar = table.styles.scrollbar_size_vertical if height and rows + 1 > height else 0
+        room = width - others - 2 - scrollbar
+        least = widths[3]  # the players' header
+        if room >= least:
+            return room, widths[0]
+        return least, widths[0] - (least - room)
 
     @staticmethod
     def _extra_width(wide: bool) -> int:
