@@ -23,17 +23,12 @@ Chromium or playwright the tests skip, unless ``MAUMAU_REQUIRE_CHROMIUM`` is set
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import os
 import re
 import shutil
-import signal
-import subprocess
-import sys
-import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,6 +40,7 @@ from maumau.client.screens.lobby import LobbyScreen
 from maumau.client.screens.result import ResultScreen
 from maumau.client.screens.table import TableScreen
 from maumau.protocol.messages import CreateTable
+from web_helpers import party
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = bool(os.environ.get("MAUMAU_REQUIRE_CHROMIUM"))
@@ -81,72 +77,6 @@ def run_async(fn: Callable[..., Awaitable[None]]) -> Callable[..., None]:
         asyncio.run(asyncio.wait_for(fn(*args, **kwargs), 240))
 
     return wrapper
-
-
-class Party:
-    """A ``maumau-server --web 0`` subprocess: its ports and its log lines."""
-
-    def __init__(self, process: subprocess.Popen[str]) -> None:
-        self.process = process
-        self.game = 0
-        self.web = 0
-        self.log: list[str] = []
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.web}/"
-
-
-@contextlib.contextmanager
-def party_server(tmp_path: Path) -> Iterator[Party]:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "maumau.server.cli",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--seed",
-            "11",
-            "--bot-delay",
-            "0.05",
-            "--db",
-            str(tmp_path / "server.db"),
-            "--web",
-            "0",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    party = Party(process)
-    assert process.stdout is not None and process.stderr is not None
-    stderr = process.stderr
-    reader = threading.Thread(target=lambda: party.log.extend(stderr), daemon=True)
-    reader.start()
-    deadline = time.monotonic() + 30
-    while not (party.game and party.web) and time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        if found := re.search(r"listening on port (\d+)", line):
-            party.game = int(found.group(1))
-        if found := re.search(r"maumau-web on port (\d+)", line):
-            party.web = int(found.group(1))
-    assert party.game and party.web, "the server with --web did not start"
-    threading.Thread(target=lambda: [None for _ in process.stdout or ()], daemon=True).start()
-    try:
-        yield party
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 class Visitor:
@@ -288,12 +218,12 @@ async def guest_turn(
 @run_async
 async def test_two_browser_guests_and_a_terminal_client_play_a_round(tmp_path: Path) -> None:
     watch = Watch()
-    with party_server(tmp_path) as party:
+    with party(tmp_path) as server:
         assert async_playwright is not None and CHROMIUM is not None
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                pia, raj = Visitor(browser, party.url, watch), Visitor(browser, party.url, watch)
+                pia, raj = Visitor(browser, server.url, watch), Visitor(browser, server.url, watch)
                 await pia.open()
                 await raj.open(412, 915)  # a phone's page
                 # The page fits the client's narrowest layout to the phone's width and
@@ -306,7 +236,7 @@ async def test_two_browser_guests_and_a_terminal_client_play_a_round(tmp_path: P
                     )
                     assert 8 <= size[0] <= most and size[1] <= size[2], size
                     assert size[2] / (size[0] * 0.6) >= 60, size
-                app = MauMauApp("127.0.0.1", party.game, "Tom", remember=False)
+                app = MauMauApp("127.0.0.1", server.game, "Tom", remember=False)
                 async with app.run_test(size=(80, 24)) as pilot:
                     await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
                     await pia.login("Pia", "4711")
@@ -362,19 +292,19 @@ async def test_two_browser_guests_and_a_terminal_client_play_a_round(tmp_path: P
                     # A reload is a new process: with the same name and PIN, the same seat.
                     await pia.load(reload=True)
                     await pia.login("Pia", "4711")
-                    await until(pilot, lambda: any("Pia resumed" in line for line in party.log))
+                    await until(pilot, lambda: any("Pia resumed" in line for line in server.err))
                     assert seat_of(app, "Pia") == pia_seat
 
                     # Another visitor with the name and no PIN is refused the name.
-                    mallory = Visitor(browser, party.url, watch)
+                    mallory = Visitor(browser, server.url, watch)
                     await mallory.open()
-                    before = len(party.log)
+                    before = len(server.err)
                     await mallory.login("Pia", "")
                     await until(
                         pilot,
-                        lambda: any("name_reserved" in line for line in party.log[before:]),
+                        lambda: any("name_reserved" in line for line in server.err[before:]),
                     )
-                    later = party.log[before:]
+                    later = server.err[before:]
                     assert not any(
                         "Pia resumed" in line or "Pia connected" in line for line in later
                     )
