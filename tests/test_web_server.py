@@ -41,6 +41,7 @@ from web_helpers import (
     WEB,
     Party,
     Running,
+    WebAlone,
     children,
     cmdline,
     ended,
@@ -251,23 +252,9 @@ async def test_a_page_for_another_name_is_refused_unless_allowed(tmp_path: Path)
     """DNS rebinding: a site that renames itself to this machine's address sends its
     own name as Host. Neither the page nor a tab is served for it, unless the host
     allowed that name (``--allow-host``); IP addresses and localhost always work."""
-    web = Running(
-        [
-            *WEB,
-            "127.0.0.1:9",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--allow-host",
-            "party.example",
-            "--key-file",
-            str(tmp_path / "web.key"),
-            "--no-qr",
-        ]
-    )
+    web = WebAlone(tmp_path, "--allow-host", "party.example")
     try:
-        port = int(web.wait(r"maumau-web on port (\d+)", err=False, timeout=30)[1])
+        port = web.port
         base = f"http://127.0.0.1:{port}/"
         async with aiohttp.ClientSession() as session:
             for host, status in (
@@ -356,25 +343,9 @@ async def test_the_browser_seats_cap_and_the_full_page(tmp_path: Path) -> None:
 async def test_the_per_address_cap(tmp_path: Path) -> None:
     """``maumau-web --max-per-address 1``: a second tab from 127.0.0.1 is refused, one
     from 127.0.0.2 (another visitor) is not."""
-    web = Running(
-        [
-            *WEB,
-            "127.0.0.1:9",  # the guests never log in here: the game is not needed
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--max",
-            "5",
-            "--max-per-address",
-            "1",
-            "--key-file",
-            str(tmp_path / "web.key"),
-            "--no-qr",
-        ]
-    )
+    web = WebAlone(tmp_path, "--max", "5", "--max-per-address", "1")
     try:
-        port = int(web.wait(r"maumau-web on port (\d+)", err=False, timeout=30)[1])
+        port = web.port
         base = f"http://127.0.0.1:{port}/"
         other = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
         async with (
@@ -577,22 +548,9 @@ async def test_the_server_says_when_its_web_server_ends(tmp_path: Path) -> None:
 async def test_a_killed_web_server_leaves_no_guest_nor_home(tmp_path: Path) -> None:
     """SIGKILL to maumau-web: the kernel ends its guests (SIGTERM), and each removes
     its own home, which the web server no longer can."""
-    key_file = str(tmp_path / "web.key")
-    web = Running(
-        [
-            *WEB,
-            "127.0.0.1:9",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-qr",
-            "--key-file",
-            key_file,
-        ]
-    )
+    web = WebAlone(tmp_path)
     try:
-        port = int(web.wait(r"maumau-web on port (\d+)", err=False, timeout=30)[1])
+        port = web.port
         async with aiohttp.ClientSession() as session:
             tab, pid = await open_guest(session, web, port)
             await tab.wait_for(LOGIN_TEXT)

@@ -85,6 +85,28 @@ class Running:
                 self.process.wait(5)
 
 
+class WebAlone(Running):
+    """``maumau-web`` alone on 127.0.0.1, for a game nobody logs in to (port 9): its
+    port. ``options`` come after the defaults, so they may repeat one of them."""
+
+    def __init__(self, tmp_path: Path, *options: str) -> None:
+        super().__init__(
+            [
+                *WEB,
+                "127.0.0.1:9",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--key-file",
+                str(tmp_path / "web.key"),
+                "--no-qr",
+                *options,
+            ]
+        )
+        self.port = int(self.wait(r"maumau-web on port (\d+)", err=False, timeout=30)[1])
+
+
 class Party(Running):
     """``maumau-server --web 0`` on 127.0.0.1: the game's port, the web server's port
     and the web server's PID."""
