@@ -416,3 +416,30 @@ async def test_what_a_tournament_tells_is_held_back_while_the_store_cannot_save(
         server.tournaments._send(session, server.tournaments.open[made.id])
         assert len(session.link.held) == 1
         nursery.cancel_scope.cancel()
+
+
+async def test_followers_are_forgotten_with_their_sessions(autojump_clock: Any) -> None:
+    """connect, watch a tournament, close: once the server forgets those sessions (the
+    idle timeout of a dropped player without a seat), nothing of them is kept as a
+    follower (3,000 such loops used to keep about 420 bytes each, for ever)."""
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, idle_timeout=5)
+        director = await connect(server, nursery, "Dee")
+        await director.send(create())
+        made = await tournament_of(director)
+
+        async def visits(first: int, count: int) -> None:
+            for number in range(first, first + count):
+                visitor = await connect(server, nursery, f"V{number}")
+                await visitor.send(WatchTournament(made.id))
+                await tournament_of(visitor)
+                await visitor.aclose()
+            await trio.sleep(1)
+            assert len(server.tournaments.followers) > 1  # they did follow it
+            await trio.sleep(30)  # past the idle timeout: the dropped sessions are forgotten
+
+        await visits(0, 1000)
+        left = [s.name for s, _ in server.tournaments.followers.values()]
+        assert left == ["Dee"] or left == [], left
+        assert not any(s.name.startswith("V") for s in server.lobby.sessions.values())
+        nursery.cancel_scope.cancel()

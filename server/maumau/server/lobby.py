@@ -85,6 +85,7 @@ class Lobby:
         self.match_over_hooks: list[Callable[[Table], None]] = []
         self.keeps: Callable[[Session], bool] = lambda session: False
         self.arrival_hooks: list[Callable[[Session], None]] = []  # after a hello
+        self.forget_hooks: list[Callable[[Session], None]] = []  # a session forgotten
         self.tournament_summaries: Callable[[], tuple[dict[str, Any], ...]] = tuple
         self._nursery: trio.Nursery | None = None
         self._dirty = False
@@ -273,6 +274,8 @@ class Lobby:
             self.leave_current(session, keep=False)
         session.table = None
         self.seated(session, None)  # the seat it kept, if any, is let go
+        for hook in self.forget_hooks:
+            hook(session)
         log.debug("forgot the session of %s", session.name)
 
     def save_session(self, session: Session) -> None:

@@ -99,6 +99,7 @@ class Tournaments:
         lobby.match_over_hooks.append(self.match_over)
         lobby.keeps = self.keeps
         lobby.arrival_hooks.append(self.after_leaving_table)
+        lobby.forget_hooks.append(self.forgotten)
         lobby.tournament_summaries = self.summaries
 
     def start(self, nursery: trio.Nursery) -> None:
@@ -217,6 +218,11 @@ class Tournaments:
         if tournament.state == "finished":
             raise TableError("tournament_running", "this tournament is over")
         self._start_series(tournament, by_director=True)
+
+    def forgotten(self, session: Session) -> None:
+        """A forgotten session follows nothing any more (its follower would be kept for
+        ever: a connect, watch, close loop grew the server by its every session)."""
+        self.followers.pop(session.id, None)
 
     def watch(self, session: Session, request: WatchTournament) -> None:
         if request.tournament is None:
