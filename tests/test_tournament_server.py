@@ -13,6 +13,7 @@ import trio.testing
 from wireclient import WireClient
 
 from maumau.protocol.messages import (
+    Bye,
     CreateTournament,
     Error,
     JoinTournament,
@@ -30,6 +31,7 @@ from maumau.protocol.messages import (
 from maumau.server.server import Server
 from maumau.server.store import Store
 from maumau.server.tournament.standings import placing_points
+from maumau.server.tournaments import HANDOVER_S
 from test_server_mock import connect, start_server
 from wire_helpers import play_scripted
 
@@ -442,4 +444,65 @@ async def test_followers_are_forgotten_with_their_sessions(autojump_clock: Any) 
         left = [s.name for s, _ in server.tournaments.followers.values()]
         assert left == ["Dee"] or left == [], left
         assert not any(s.name.startswith("V") for s in server.lobby.sessions.values())
+        nursery.cancel_scope.cancel()
+
+
+async def connect_with_secret(server: Server, nursery: trio.Nursery, name: str) -> WireClient:
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    nursery.start_soon(server.handle, server_stream)
+    return await WireClient.open(client_stream, name, None, f"secret-of-{name}-0123456789")
+
+
+async def test_a_director_who_said_bye_comes_back_to_the_role_by_the_names_secret(
+    autojump_clock: trio.testing.MockClock, tmp_path
+) -> None:
+    """The director is a session, not a connection: after ``bye`` (the session is
+    forgotten), a new connection with the name's secret may start the tournament."""
+    store = Store(tmp_path / "t.db")
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, store=store)
+        dee = await connect_with_secret(server, nursery, "Dee")
+        await dee.send(create())
+        tid = (await tournament_of(dee)).id
+        players = [await connect(server, nursery, name) for name in ("Ann", "Bob", "Cid")]
+        for client in players:
+            await client.send(JoinTournament(tid))
+            await tournament_of(client, lambda t: t.you is not None)
+        await dee.send(Bye())
+        await dee.aclose()
+        await trio.sleep(1)
+        assert not any(s.name == "Dee" for s in server.lobby.sessions.values())
+
+        ann = players[0]
+        await ann.send(StartTournament(tid))  # not the director, who was not away long
+        assert (await error_of(ann)).code == "not_director"
+
+        back = await connect_with_secret(server, nursery, "Dee")
+        await back.send(StartTournament(tid))
+        await trio.sleep(1)
+        assert server.tournaments.open[tid].series_no == 1
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.deadline(600)  # of the mock clock's time
+async def test_a_registered_player_may_start_once_the_director_has_been_away_long(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """The director dropped and is not back: a registered player's go is refused until
+    the director has been away for the documented time, then it starts the tournament."""
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, idle_timeout=3600)
+        clients, tid = await registered(server, nursery, ["Dee", "Ann", "Bob", "Cid"])
+        director, ann = clients[0], clients[1]
+        await director.aclose()  # dropped, not gone: the session is kept meanwhile
+        await trio.sleep(10)
+        await ann.send(StartTournament(tid))
+        refused = await error_of(ann)
+        assert refused.code == "not_director"
+        with trio.move_on_after(HANDOVER_S):  # Ann stays, answering the pings
+            while True:
+                await ann.receive()
+        await ann.send(StartTournament(tid))
+        await trio.sleep(1)
+        assert server.tournaments.open[tid].series_no == 1
         nursery.cancel_scope.cancel()

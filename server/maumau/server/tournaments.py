@@ -76,6 +76,9 @@ log = logging.getLogger("maumau.server")
 
 BREAK_S = 30.0  # seconds between two series (the director may start the next sooner)
 REFRESH_S = 2.0  # while a series runs, followers are told its tables' progress this often
+# A tournament that waits for its director's go, while its director has been away
+# this long, may be started by any of its registered players who is connected.
+HANDOVER_S = 120.0
 OPEN_MAX = 20  # tournaments open at once on one server
 PER_ADDRESS = 2  # open tournaments made from one address
 FINISHED_SHOWN = 5  # finished tournaments the lobby still lists
@@ -93,6 +96,8 @@ class Tournaments:
         self._due: dict[int, float] = {}  # trio time of a tournament's next start
         self._sent: dict[int, bytes] = {}  # what followers were last told, per tournament
         self._dirty: set[int] = set()
+        # Since when (trio time) a tournament's director has been away (see HANDOVER_S).
+        self._director_away: dict[int, float] = {}
         self._wakeup = trio.Event()
         store = lobby.store
         self._ids = store.next_tournament_id() if store is not None else 1
@@ -204,14 +209,58 @@ class Tournaments:
         self._send(session, tournament)
         self._changed(tournament)
 
+    def directs(self, session: Session, tournament: TournamentState) -> bool:
+        """Whether ``session`` is ``tournament``'s director: the session that made it,
+        or a later session of the same name that proved the name's secret (the
+        director who said bye, or whose connection was forgotten, comes back to the
+        role). A session that proves it takes the role over for the next checks."""
+        if session.id == tournament.director_key:
+            return True
+        director = tournament.director
+        if director is None or not session.verified:
+            return False
+        if session.skeleton != names.skeleton(director):
+            return False
+        tournament.director_key = session.id
+        self._changed(tournament)
+        log.info("tournament %d: %s directs it again", tournament.id, session.name)
+        return True
+
+    def _director_here(self, tournament: TournamentState) -> bool:
+        return any(
+            session.connected and self.directs(session, tournament)
+            for session in self.lobby.sessions.values()
+            if session.id == tournament.director_key or session.verified
+        )
+
+    def _handed_over(self, session: Session, tournament: TournamentState) -> bool:
+        """Whether ``session``, a registered player, may give the go the director
+        should: the tournament waits for the go and its director has been away for
+        :data:`HANDOVER_S`."""
+        waits = tournament.state == "registering" and tournament.starts_at is None
+        away = self._director_away.get(tournament.id)
+        entry = tournament.entry(session.id)
+        return (
+            waits
+            and entry is not None
+            and not entry.withdrawn
+            and away is not None
+            and trio.current_time() - away >= HANDOVER_S
+            and not self._director_here(tournament)
+        )
+
     def go(self, session: Session, request: StartTournament) -> None:
         tournament = self._find(request.tournament)
-        if session.id != tournament.director_key:
-            who = tournament.director or "nobody"
-            raise TableError(
-                "not_director",
-                f"only {who}, who directs this tournament, can start it",
-                {"name": who} if tournament.director else None,
+        if not self.directs(session, tournament):
+            if not self._handed_over(session, tournament):
+                who = tournament.director or "nobody"
+                raise TableError(
+                    "not_director",
+                    f"only {who}, who directs this tournament, can start it",
+                    {"name": who} if tournament.director else None,
+                )
+            log.info(
+                "tournament %d: %s starts it, its director being away", tournament.id, session.name
             )
         if tournament.state in ("playing", "final"):
             raise TableError("tournament_running", "a series is being played")
@@ -642,6 +691,7 @@ class Tournaments:
                         self._broadcast(changed, force=True)
             if now - last_refresh >= REFRESH_S:
                 last_refresh = now
+                self._note_directors(now)
                 for tournament in list(self.open.values()):
                     if tournament.state in ("playing", "final"):
                         self._broadcast(tournament, force=False)
@@ -652,6 +702,16 @@ class Tournaments:
             with trio.move_on_after(wait):
                 await self._wakeup.wait()
             await trio.sleep(0.05)  # gather a burst of changes into one message
+
+    def _note_directors(self, now: float) -> None:
+        """Since when each open tournament's director has been away."""
+        for tournament in self.open.values():
+            if self._director_here(tournament):
+                self._director_away.pop(tournament.id, None)
+            else:
+                self._director_away.setdefault(tournament.id, now)
+        for gone in set(self._director_away) - set(self.open):
+            del self._director_away[gone]
 
     # --- helpers -------------------------------------------------------------------------
 
