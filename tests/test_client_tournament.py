@@ -164,7 +164,7 @@ def test_the_new_refusals_are_written_in_the_players_language() -> None:
         locked = error_line("wrong_password", {"tournament": 7}, "wrong password")
         assert locked == "Dieses Turnier ist privat; das Passwort ist falsch."
         director = error_line("not_director", {"name": "Cleo"}, "only the director")
-        assert director == "Das kann nur Cleo, die Turnierleitung."
+        assert director.startswith("Das kann nur Cleo, die Turnierleitung; vor dem Start")
     finally:
         i18n.set_language("en")
     assert error_line("tournament_table", None, "") == (
@@ -353,9 +353,16 @@ def test_r_registers_unregisters_or_withdraws_as_the_state_allows() -> None:
 
 
 def test_only_the_director_says_go() -> None:
-    app = Answering([WELCOME, registering(you=1)], TournamentScreen)
+    app = Answering([WELCOME, registering(you=None)], TournamentScreen)
     shown = drive(app, ["g"])
     assert app.sent == [] and "g go" not in footer(shown)
+    # A registered player may ask while the start waits for the go (the server lets
+    # it through once the director has been away two minutes), not before a set time.
+    app = Answering([WELCOME, registering(you=1, starts_in=300.0)], TournamentScreen)
+    shown = drive(app, ["g"])
+    assert app.sent == [] and "g go" not in footer(shown)
+    drive(app := Answering([WELCOME, registering(you=1)], TournamentScreen), ["g", "y"])
+    assert app.sent == [StartTournament(7)]
     app = Answering([WELCOME, registering(director="Ann")], TournamentScreen)
     shown = drive(app, ["g"])
     assert "Start the tournament now" in shown

@@ -136,8 +136,12 @@ class Following:
         return self.registered and self.info.state in ("playing", "break", "final")
 
     def can_go(self, name: str) -> bool:
-        """The director's go: start now, or start the next series during a break."""
-        return self.is_director(name) and self.info.state in ("registering", "break")
+        """The director's go: start now, or start the next series during a break; and
+        a registered player's, while the start waits for the go (the server lets it
+        through once the director has been away two minutes, and says so otherwise)."""
+        if self.is_director(name):
+            return self.info.state in ("registering", "break")
+        return self.registered and self.info.state == "registering" and self.info.starts_in is None
 
     def keeps_following(self) -> bool:
         """Whether leaving the screen keeps following (the player still has series to

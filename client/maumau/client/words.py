@@ -674,7 +674,15 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
     ),
     "not_director": (
         N_("Only the tournament's director can do that."),
-        [(("name",), N_("Only {name}, the tournament's director, can do that."))],
+        [
+            (
+                ("name",),
+                N_(
+                    "Only {name}, the tournament's director, can do that; before the start, a "
+                    "registered player may once {name} has been away two minutes."
+                ),
+            )
+        ],
     ),
     "registration_closed": (N_("Registration for this tournament is closed."), []),
     "already_registered": (N_("You are already registered for this tournament."), []),
