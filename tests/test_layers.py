@@ -74,6 +74,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.client.literal",
             "maumau.client.config",
             "maumau.client.model",
+            "maumau.client.checks",
             "maumau.client.render",
             "maumau.client.host",
             "maumau.client.tournament",

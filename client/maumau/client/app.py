@@ -7,7 +7,9 @@ The app owns a :class:`~maumau.client.connection.Connection`, run by the
 server message to the app (:class:`~maumau.client.connection.ServerMessage`) and
 says when the connection is lost or refused
 (:class:`~maumau.client.connection.ConnectionChanged`). :meth:`on_server_message`
-folds each message into the :class:`~maumau.client.model.Model` and tells the
+first holds each message to the protocol's invariants
+(:func:`maumau.client.checks.admitted`: one that breaks them is skipped and
+logged), then folds it into the :class:`~maumau.client.model.Model` and tells the
 screens that show it to redraw; it also moves between the lobby and table screens
 when the server says the player sat down or left. When the server moves the player
 to another table (a ``table`` message for another id than the one shown: the next
@@ -82,6 +84,7 @@ from maumau.protocol.messages import (
 
 from . import config
 from .address import server_label
+from .checks import admitted
 from .connection import Connection, ConnectionChanged, ServerMessage
 from .i18n import N_, _
 from .literal import ascii_fold, clean, literal
@@ -434,8 +437,10 @@ class MauMauApp(App[None]):
     async def on_server_message(self, event: ServerMessage) -> None:
         if not self.is_running:
             return  # shutting down: the screens are going away
-        message = event.message
         model = self.model
+        message = admitted(event.message, model.seats_of(event.message))
+        if message is None:
+            return  # it breaks the protocol's invariants: skipped (and logged)
         was = model.tournament.info.state if model.tournament is not None else None
         if not model.apply(message):
             return

@@ -219,6 +219,19 @@ class Model:
                 self.replay.refused(records_problem(message))
         return True
 
+    def seats_of(self, message: Message) -> int | None:
+        """How many seats the table ``message`` is about has, as the client knows it
+        (from its ``table``, or for a ``table`` from the view of it); None if unknown."""
+        if isinstance(message, TableInfo):
+            view = self.view
+            if view is not None and view.table == message.id:
+                return len(view.hand_counts)
+            return None
+        about = getattr(message, "table", None)
+        if self.table is not None and self.table.id == about:
+            return len(self.table.seats)
+        return None
+
     def _stale(self, message: Message) -> bool:
         gone = self.left_table_id
         if gone is None:
