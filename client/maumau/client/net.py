@@ -6,7 +6,11 @@ Textual runs on asyncio, so the client reads the socket in an asyncio task (the 
 callback; sending encodes through the same codec, so the client can never send what
 the protocol forbids. Every message is cleaned as it arrives
 (:func:`maumau.client.literal.clean_message`): no escape sequence or control
-character the server sends gets any further than this.
+character the server sends gets any further than this. A frame the schema refuses
+(not fatal: the stream can still be read) is skipped and logged, as
+``docs/protocol.md`` says; a broken stream (undecodable, too large, truncated) ends
+the link. The app then holds each message to the protocol's invariants
+(:mod:`maumau.client.checks`).
 
 Lag compensation (protocol 5)
 -----------------------------
@@ -39,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -66,6 +71,8 @@ from maumau.protocol.messages import (
 from .i18n import _
 from .literal import clean_message
 from .words import error_line, goodbye_line
+
+log = logging.getLogger("maumau.client")
 
 CONNECT_TIMEOUT = 10.0
 MAX_CLOCK_MS = 1e13  # the protocol's bounds of clock_ms and reaction_ms
@@ -233,6 +240,11 @@ class ServerLink:
             try:
                 event = self.codec.next_event()
             except RemoteProtocolError as error:
+                if not error.fatal:
+                    # A frame the schema refuses is skipped whole; the stream is fine
+                    # (docs/protocol.md, "Messages and validation").
+                    log.warning("skipped a frame from the server: %s", error.message)
+                    continue
                 text = _("the server sent something invalid: {why}")
                 raise LinkClosed(text.format(why=error.message)) from None
             if event is NEED_DATA:
