@@ -215,6 +215,7 @@ CRASHERS: dict[str, tuple[str, list[Message]]] = {
     "settings.target_score NaN": ("table", [with_settings(target_score=NAN)]),
     "settings.deals inf": ("table", [with_settings(deals=INF)]),
     "a table with no seats": ("table", [table(seats=())]),
+    "a view of a table no table message announced": ("lobby", [view(turn=3)]),
     "a lobby listing a table twice": ("lobby", [doubled_lobby("tables")]),
     "a lobby listing a tournament twice": ("lobby", [doubled_lobby("tournaments")]),
     "a series listing a table twice": ("tournament", [doubled_series()]),
@@ -246,7 +247,7 @@ def test_a_replay_step_without_scores_is_skipped_and_the_rest_shown() -> None:
 
 def test_each_case_names_what_is_wrong() -> None:
     for setup, frames in [*CRASHERS.values(), *ALSO_SKIPPED.values()]:
-        seats = 4 if setup == "table" else None
+        seats = 4 if setup == "table" else None  # the lobby's view is of no known table
         assert all(problem(valid(frame), seats) for frame in frames)
     for message in (*table_messages(), *lobby(), tournament(), classic_replay(), STATS, MATCHES):
         assert problem(message, 4) is None, message.TYPE

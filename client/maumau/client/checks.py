@@ -97,10 +97,11 @@ def check_table(message: TableInfo, seats: int | None) -> str | None:
 
 
 def check_view(message: View, seats: int | None) -> str | None:
-    """``seats``: the seats of the table the view is about, if the client knows it."""
-    n = len(message.hand_counts) if seats is None else seats
-    if n == 0:
-        return "view.hand_counts is empty"
+    """``seats``: the seats of the table the view is about; None when no ``table``
+    told the client of it (the screens draw a view with its table's seats)."""
+    if seats is None:
+        return f"view.table {message.table} is not the table the client is at"
+    n = seats
     found = [
         _length(message.hand_counts, n, "view.hand_counts"),
         _length(message.scores, n, "view.scores"),
