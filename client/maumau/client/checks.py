@@ -148,9 +148,7 @@ def check_tournament(message: Tournament) -> str | None:
         _finite(message.settings, "tournament.settings"),
         _seat(message.you, len(message.standings), "tournament.you (a line of standings)"),
     ]
-    for value, what in ((message.starts_in, "starts_in"), (message.clock, "clock")):
-        if value is not None and not math.isfinite(value):
-            found.append(f"tournament.{what} is {value!r}")
+    found.append(_finite({"starts_in": message.starts_in, "clock": message.clock}, "tournament"))
     for table in message.tables:
         n = len(table.get("names") or ())
         found.append(_length(table.get("bots"), n, "tournament.tables.bots"))
@@ -169,9 +167,7 @@ def check_matches(message: Matches) -> str | None:
             _length(match.get("scores"), n, "matches.scores"),
             _seat(match.get("winner"), n, "matches.winner"),
         ]
-        finished = match.get("finished")
-        if isinstance(finished, float) and not math.isfinite(finished):
-            found.append(f"matches.finished is {finished!r}")
+        found.append(_finite({"finished": match.get("finished")}, "matches"))
     return _first(*found)
 
 
