@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from maumau.server.latency import (
+    KERNEL_FACTOR,
     MAX_ALLOWANCE,
     MIN_ALLOWANCE,
+    Kernel,
     Latency,
     credit,
 )
@@ -291,3 +293,159 @@ def test_on_a_jittery_link_the_measured_credit_follows_each_claims_own_delay() -
     assert len(measured_errors) > 480  # honest claims are rarely refused
     assert statistics.median(measured_errors) < 0.002
     assert statistics.median(usual_errors) > 0.005
+
+
+# --- the kernel's figures (rule 5) ------------------------------------------------------
+
+
+def kernel_link(
+    down: list[float],
+    up: list[float],
+    late: list[float],
+    lie: bool = False,
+    queueing: list[float] | None = None,
+) -> Latency:
+    """As :func:`link`, but the client answers ping ``i`` ``late[i]`` late (with
+    ``lie``, its clock says it answered at once), and each pong comes with the
+    kernel's figures: its floor the link's fastest round trip, its smoothed round trip
+    that plus ``queueing[i]`` (default: the round trip's own excess, as the kernel
+    measures the link, not the pong)."""
+    floor = min(d + u for d, u in zip(down, up, strict=True))
+    latency = Latency()
+    for i, (d, u) in enumerate(zip(down, up, strict=True)):
+        sent = 100.0 + i
+        answered = sent + d + late[i]
+        clock = (sent + d if lie else answered) + ORIGIN
+        queued = d + u - floor if queueing is None else queueing[i]
+        latency.add(sent, answered + u, clock * 1000, Kernel(floor + queued, 0.0, floor))
+    return latency
+
+
+def test_slow_pongs_get_no_more_than_the_kernel_measured() -> None:
+    """Every ping answered 200 ms late on a steady 80 ms link: the pongs say 180 ms
+    each way, the kernel 80 ms; a claim without a report gets the kernel's 80 ms."""
+    latency = kernel_link([0.080] * 32, [0.080] * 32, [0.200] * 32)
+    assert latency.rtt == pytest.approx(0.360)
+    assert latency.usual() == pytest.approx(0.080)
+    assert latency.ceiling() == pytest.approx(0.080 + MIN_ALLOWANCE)
+    shift, basis = claim(latency, 0.080, 0.080, 0.3, report=False)
+    assert (shift, basis) == (pytest.approx(0.080), "usual")
+    # A report with its clock: the clock placed by slow pongs reads the uplink 100 ms
+    # long, which the pongs find plausible; the kernel's ceiling cuts it.
+    shift, basis = claim(latency, 0.080, 0.080, 0.3)
+    assert (shift, basis) == (pytest.approx(0.080 + MIN_ALLOWANCE), "measured")
+
+
+def test_late_pongs_with_a_lying_clock_widen_the_pongs_allowance_not_the_credit() -> None:
+    """One pong in eight 70 ms late with a clock as if it had answered at once: the
+    pongs' allowance is the most there is, but the kernel saw a steady link, so a claim
+    94 ms earlier than true gains only the least allowance."""
+    late = [0.070 if i % 8 == 7 else 0.0 for i in range(32)]
+    latency = kernel_link([0.080] * 32, [0.080] * 32, late, lie=True)
+    offset = latency.offset()
+    assert latency.pong_allowance(offset) == MAX_ALLOWANCE
+    assert latency.allowance(offset) == MIN_ALLOWANCE
+    shift, basis = claim(latency, 0.080, 0.080, 0.3, cheat=0.094)
+    assert (shift, basis) == (pytest.approx(0.080 + MIN_ALLOWANCE), "measured")
+    # Without the kernel's figures (as before): 94 ms more than true.
+    plain = Latency(latency.samples)
+    assert claim(plain, 0.080, 0.080, 0.3, cheat=0.094)[0] == pytest.approx(0.174)
+
+
+def test_the_kernel_allowance_is_twice_its_usual_queueing_and_ignores_spikes() -> None:
+    steady_up = [0.080] * 32
+    # A quarter of the readings inflated by 40 ms (acknowledgements the client's kernel
+    # delayed): the lower quartile does not see them.
+    spikes = [0.040 if i % 4 == 0 else 0.0 for i in range(32)]
+    latency = kernel_link(steady_up, steady_up, [0.0] * 32, queueing=spikes)
+    assert latency.kernel_excess() == 0.0
+    assert latency.kernel_allowance() == MIN_ALLOWANCE
+    # A link that queues 20 ms most of the time: twice that is allowed.
+    queued = [0.020 + 0.010 * (i % 3) for i in range(32)]
+    latency = kernel_link(steady_up, steady_up, [0.0] * 32, queueing=queued)
+    assert latency.kernel_excess() == pytest.approx(0.020)
+    assert latency.kernel_allowance() == pytest.approx(KERNEL_FACTOR * 0.020)
+    assert latency.ceiling() == pytest.approx(0.080 + 0.040)
+    latency = kernel_link(steady_up, steady_up, [0.0] * 32, queueing=[0.3] * 32)
+    assert latency.kernel_allowance() == MAX_ALLOWANCE
+
+
+def test_without_a_min_rtt_the_smallest_smoothed_round_trip_is_the_floor() -> None:
+    latency = Latency()
+    for i, rtt in enumerate([0.170, 0.165, 0.180, 0.175]):
+        latency.add(100.0 + i, 100.16 + i, None, Kernel(rtt, 0.005, None))
+    assert latency.kernel_floor() == pytest.approx(0.165)
+
+
+def test_on_an_honest_jittery_link_the_kernel_takes_almost_nothing() -> None:
+    """Exponential jitter (mean 15 ms) on an 80 ms link, the kernel smoothing the same
+    round trips the pongs show: claims are credited their own uplink as before, but
+    for the few whose delay is far out in the tail."""
+    rng = random.Random(11)
+
+    def delay() -> float:
+        return 0.08 + rng.expovariate(1 / 0.015)
+
+    downs, ups = [delay() for _ in range(64)], [delay() for _ in range(64)]
+    smoothed, queueing = 0.190, []
+    floor = min(d + u for d, u in zip(downs, ups, strict=True))
+    for d, u in zip(downs, ups, strict=True):
+        smoothed += (d + u - smoothed) / 8
+        queueing.append(smoothed - floor)
+    latency = kernel_link(downs, ups, [0.0] * 64, queueing=queueing)
+    plain = Latency(latency.samples)
+    same = 0
+    for _ in range(500):
+        down, up = delay(), delay()
+        bounded, _ = claim(latency, down, up, 0.3)
+        before, _ = claim(plain, down, up, 0.3)
+        assert bounded <= before + 1e-12
+        same += bounded == pytest.approx(before)
+    assert same > 450
+
+
+KERNELS = st.lists(
+    st.tuples(st.floats(0.0, 0.3), st.floats(0.0, 0.3), st.one_of(st.none(), st.floats(0.0, 0.3))),
+    min_size=1,
+    max_size=32,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    downs=DELAYS,
+    ups=DELAYS,
+    kernels=KERNELS,
+    down=st.floats(0.0, 0.3),
+    up=st.floats(0.0, 0.3),
+    reaction=st.floats(0.0, 2.0),
+    told_reaction=st.one_of(st.none(), st.floats(0.0, 5.0)),
+    told_clock=st.one_of(st.none(), st.floats(-5.0, 5.0)),
+    cap_ms=st.integers(0, 1000),
+)
+def test_whatever_the_pongs_say_no_credit_passes_the_kernels_ceiling(
+    downs: list[float],
+    ups: list[float],
+    kernels: list[tuple[float, float, float | None]],
+    down: float,
+    up: float,
+    reaction: float,
+    told_reaction: float | None,
+    told_clock: float | None,
+    cap_ms: int,
+) -> None:
+    n = min(len(downs), len(ups))
+    latency = link(downs[:n], ups[:n])
+    for rtt, rttvar, least in kernels:
+        latency.kernel.append(Kernel(rtt, rttvar, least))
+    opened = 200.0
+    sent = opened + down + reaction
+    arrived = sent + up
+    clock = None if told_clock is None else (sent + told_clock + ORIGIN) * 1000
+    reported = None if told_reaction is None else told_reaction * 1000
+    got = credit(latency, True, cap_ms, opened, arrived, reported, clock)
+    ceiling = latency.ceiling()
+    floor = latency.kernel_floor()
+    assert ceiling is not None and floor is not None
+    assert 0.0 <= got.shift <= min(ceiling, cap_ms / 1000) + 1e-12
+    assert got.shift <= floor / 2 + MAX_ALLOWANCE + 1e-12

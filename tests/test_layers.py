@@ -39,6 +39,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.server.names",
             "maumau.server.arbiter",
             "maumau.server.latency",
+            "maumau.server.kernel_rtt",
             "maumau.server.rollout",
             "maumau.server.search",
             "maumau.server.bots",

@@ -21,7 +21,7 @@ import trio
 
 from maumau.protocol.lan import shown_hosts
 
-from . import store, web_guests
+from . import kernel_rtt, store, web_guests
 from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION
 from .link import FLUSH_INTERVAL
 from .server import DEFAULT_PORT, Server, serve
@@ -352,6 +352,11 @@ def main(argv: list[str] | None = None) -> None:
             print(f"maumau-server: {unusable_database(damaged)}", file=sys.stderr)
             raise SystemExit(1) from None
         log.info("database: %s", path)
+    measured, how = kernel_rtt.available()
+    if measured:
+        log.info("lag compensation: credits bounded by the kernel's round trips (%s)", how)
+    else:
+        log.info("lag compensation: %s, so the pongs alone bound credits", how)
     try:
         trio.run(run, args, db)
     except (OSError, web_guests.WebFailed, BaseExceptionGroup) as error:

@@ -18,11 +18,12 @@ connection.
 
 The pinger pings at once and then every ``ping_interval`` (every
 ``play_ping_interval``, about once a second, while the session's table plays with lag
-compensation on); the
-pongs measure the round trip and place the client's clock (for lag compensation, see
-:mod:`maumau.server.latency`), and a peer that leaves a ping unanswered for DEAD_AFTER
-seconds is disconnected. When a connection ends, its session keeps its seat (see
-:mod:`maumau.server.session`).
+compensation on); the pongs measure the round trip and place the client's clock, and
+with each pong the kernel's own round-trip figures for the socket are read
+(``TCP_INFO``, see :mod:`maumau.server.kernel_rtt`), which bound what the pongs may
+claim (for lag compensation, see :mod:`maumau.server.latency`); and a peer that
+leaves a ping unanswered for DEAD_AFTER seconds is disconnected. When a connection
+ends, its session keeps its seat (see :mod:`maumau.server.session`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from maumau.protocol.messages import Bye, Error, Goodbye, Hello, Message, Ping, 
 from .dispatch import Dispatcher
 from .errors import TableError
 from .handshake import Handshake
+from .kernel_rtt import read as kernel_rtt
 from .link import Link, Outbox
 from .lobby import Lobby
 from .rules import IllegalAction
@@ -186,6 +188,7 @@ class Connections:
         self, stream: trio.abc.Stream, attached: Peer, nursery: trio.Nursery
     ) -> None:
         link = attached.link
+        sock = stream.socket if isinstance(stream, trio.SocketStream) else None
         hello: Hello | None = None
         with trio.move_on_after(self.hello_timeout):
             while hello is None:
@@ -226,7 +229,7 @@ class Connections:
             if isinstance(message, Pong):
                 sent = session.pings.pop(message.nonce, None)
                 if sent is not None:
-                    session.latency.add(sent, stamp, message.clock_ms)
+                    session.latency.add(sent, stamp, message.clock_ms, kernel_rtt(sock))
                 continue
             if isinstance(message, Bye):
                 self.lobby.forget(session)
