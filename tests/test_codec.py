@@ -32,6 +32,7 @@ from maumau.protocol.messages import (
     PROTOCOL_VERSION,
     Back,
     Bye,
+    CancelTournament,
     CatchPlayer,
     ChallengeCard,
     Chat,
@@ -375,7 +376,8 @@ EXAMPLES: dict[str, Message] = {
         JoinTournament(tournament=2, password="club"),
         LeaveTournament(tournament=2),
         StartTournament(tournament=2),
-        WatchTournament(tournament=2, password="club"),
+        WatchTournament(tournament=2, password="club", standings_from=50, series=3, tables_from=50),
+        CancelTournament(tournament=2),
         Tournament(
             id=2,
             name="Friday night ♣",
@@ -402,13 +404,16 @@ EXAMPLES: dict[str, Message] = {
                     "byes": 0,
                     "withdrawn": False,
                     "connected": True,
+                    "line": 0,
                     "table": 9,
                 },
             ),
+            players=1,
             tables=(
                 {
                     "id": 9,
                     "series": 2,
+                    "no": 1,
                     "names": ("Carl", "Bot Bruno"),
                     "bots": (False, True),
                     "state": "playing",
@@ -417,6 +422,7 @@ EXAMPLES: dict[str, Message] = {
                     "points": (),
                 },
             ),
+            tables_total=1,
             you=0,
         ),
     )

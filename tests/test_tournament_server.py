@@ -182,11 +182,18 @@ async def test_series_by_standings_then_a_final_then_the_standings_are_kept(
         await clients[0].send(StartTournament(tid))
         await play_on(clients, nursery)
         done = await tournament_of(zed, lambda t: t.state == "finished", timeout=3600)
+        # The message shows the last series' tables; a watch asks for another's.
+        assert {table["series"] for table in done.tables} == {3}
+        by_series: dict[int, list[dict]] = {}
+        for n in (1, 2, 3):
+            await zed.send(WatchTournament(tid, series=n))
+            shown = await tournament_of(zed, lambda t, n=n: t.tables[0]["series"] == n)
+            assert shown.tables_total == len(shown.tables)
+            by_series[n] = list(shown.tables)
         nursery.cancel_scope.cancel()
     assert done.series_no == 3  # two series, then the final
-    by_series: dict[int, list[dict]] = {}
-    for table in done.tables:
-        by_series.setdefault(table["series"], []).append(table)
+    assert done.players == len(done.standings) == 6
+    assert [line["line"] for line in done.standings] == list(range(6))
     assert [len(by_series[n]) for n in (1, 2, 3)] == [2, 2, 1]
     for tables in by_series.values():
         for table in tables:
@@ -201,7 +208,7 @@ async def test_series_by_standings_then_a_final_then_the_standings_are_kept(
     # in the order of the final's scores.
     points = {name: 0 for name in names}
     scores = {name: 0 for name in names}
-    for table in done.tables:
+    for table in [t for tables in by_series.values() for t in tables]:
         for name, p, s in zip(table["names"], table["points"], table["scores"], strict=True):
             points[name] += p
             scores[name] += s
@@ -223,7 +230,7 @@ async def test_series_by_standings_then_a_final_then_the_standings_are_kept(
             "SELECT table_id FROM matches WHERE finished IS NOT NULL"
         )
     }
-    assert {t["id"] for t in done.tables} <= finished
+    assert {t["id"] for tables in by_series.values() for t in tables} <= finished
     store.close()
 
 
@@ -314,7 +321,7 @@ async def test_a_player_away_at_the_start_has_a_seat_kept_played_by_a_bot_until_
 ) -> None:
     async with trio.open_nursery() as nursery:
         server = await start_server(
-            nursery, tournament_break=5.0, bot_delay=0.05, hard_budget=0, idle_timeout=1.0
+            nursery, tournament_break=5.0, bot_delay=0.05, hard_budget=0, idle_timeout=8.0
         )
         clients, tid = await registered(
             server,
@@ -327,7 +334,7 @@ async def test_a_player_away_at_the_start_has_a_seat_kept_played_by_a_bot_until_
         token = cid.welcome.resume
         await cid.aclose()
         await trio.sleep(5)
-        server.reap()  # long past the idle timeout: a registered session is kept all the same
+        server.reap()  # a registered session is kept (until the idle timeout drops it)
         assert any(s.name == "Cid" for s in server.sessions.values())
         await ann.send(StartTournament(tid))
         info = await ann.wait_for(TableInfo)
@@ -441,7 +448,7 @@ async def test_followers_are_forgotten_with_their_sessions(autojump_clock: Any) 
             await trio.sleep(30)  # past the idle timeout: the dropped sessions are forgotten
 
         await visits(0, 1000)
-        left = [s.name for s, _ in server.tournaments.followers.values()]
+        left = [f.session.name for f in server.tournaments.followers.values()]
         assert left == ["Dee"] or left == [], left
         assert not any(s.name.startswith("V") for s in server.lobby.sessions.values())
         nursery.cancel_scope.cancel()

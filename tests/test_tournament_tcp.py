@@ -97,6 +97,20 @@ async def keep_playing(client: WireClient, seed: int, on_current: bool = False) 
         return
 
 
+async def every_series(client: WireClient, tid: int, count: int) -> dict[int, list[dict]]:
+    """The tables of series 1 to ``count``, asked for one series at a time (a
+    tournament message shows one series' tables)."""
+    found = {}
+    for n in range(1, count + 1):
+        await client.send(WatchTournament(tid, series=n))
+        shown = await tournament_of(
+            client, lambda t, n=n: bool(t.tables) and t.tables[0]["series"] == n
+        )
+        assert shown.tables_total == len(shown.tables)
+        found[n] = list(shown.tables)
+    return found
+
+
 def pairs(names) -> set[frozenset[str]]:
     return {frozenset((a, b)) for i, a in enumerate(names) for b in names[i + 1 :]}
 
@@ -119,9 +133,9 @@ async def test_twelve_players_play_a_tournament_to_its_final_standings(tmp_path:
                 nursery.start_soon(keep_playing, client, i)
             done = await tournament_of(zed, lambda t: t.state == "finished", timeout=200)
             nursery.cancel_scope.cancel()
+        series = await every_series(zed, tid, 3)
     finally:
         stop(server)
-    series = {n: [t for t in done.tables if t["series"] == n] for n in (1, 2, 3)}
     assert [len(series[n]) for n in (1, 2, 3)] == [3, 3, 1]
     for n in (1, 2):  # every player at exactly one table of four, no byes
         assert sorted(name for t in series[n] for name in t["names"]) == names
@@ -131,7 +145,7 @@ async def test_twelve_players_play_a_tournament_to_its_final_standings(tmp_path:
     # second series needs no more than that one pair who met before.
     met = set().union(*(pairs(t["names"]) for t in series[1]))
     assert [len(met & pairs(t["names"])) for t in series[2]] == [1, 1, 1]
-    for table in done.tables:
+    for table in [t for tables in series.values() for t in tables]:
         assert table["state"] == "finished"
         assert list(table["points"]) == placing_points(table["scores"])
     # The four finalists were the top four after two series (points, then score).
@@ -157,7 +171,7 @@ async def test_twelve_players_play_a_tournament_to_its_final_standings(tmp_path:
             for row in check.execute("SELECT table_id FROM matches WHERE finished IS NOT NULL")
         }
     assert state == "finished"
-    assert {t["id"] for t in done.tables} <= finished
+    assert {t["id"] for tables in series.values() for t in tables} <= finished
 
 
 async def drain_until_quiet(client: WireClient, quiet: float) -> None:

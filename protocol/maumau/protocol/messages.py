@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import schema as s
 
-PROTOCOL_VERSION = 7
+PROTOCOL_VERSION = 8
 NAME_MAX = 24
 CHAT_MAX = 200
 TABLE_NAME_MAX = 32
@@ -38,8 +38,11 @@ _TOURNAMENT_ID = s.integer(1, 2**31)
 TOURNAMENT_NAME_MAX = TABLE_NAME_MAX
 TOURNAMENT_SERIES_MAX = 20
 TOURNAMENT_DEALS_MAX = 50
-TOURNAMENT_PLAYERS_MAX = 200
-TOURNAMENT_STATES = ("registering", "playing", "break", "final", "finished")
+TOURNAMENT_PLAYERS_MAX = 500
+TOURNAMENT_STATES = ("registering", "playing", "break", "final", "finished", "cancelled")
+# A tournament message carries a window of its standings and of one series' tables:
+TOURNAMENT_STANDINGS_PAGE = 50  # lines of the standings from the one asked for
+TOURNAMENT_TABLES_PAGE = 50  # tables of the series asked for, from the one asked for
 _ANSWER = s.one_of("seven", "draw_two", "wild_draw_four")
 _SCORES = s.array(s.integer(0, 10_000_000), 10)
 # A client's own monotonic clock, in milliseconds (any origin), and a duration on it.
@@ -469,19 +472,44 @@ class StartTournament(Message):
 
 @_register
 @dataclass(frozen=True, slots=True)
+class CancelTournament(Message):
+    """The director calls ``tournament`` off, before or during play: its state
+    becomes ``cancelled``; a series being played ends its tables' matches as
+    ordinary ones (their results no longer count for it)."""
+
+    TYPE = "cancel_tournament"
+    SENDER = "client"
+    SCHEMA = {"tournament": _TOURNAMENT_ID}
+    tournament: int
+
+
+@_register
+@dataclass(frozen=True, slots=True)
 class WatchTournament(Message):
     """Follow ``tournament``: a ``tournament`` message now and on every change. Nil
-    stops following. A session follows one tournament at a time."""
+    stops following. A session follows one tournament at a time.
+
+    The window of the ``tournament`` messages it gets: ``standings_from``, the first
+    line of the standings (0: the top; the receiver's own line comes too, wherever
+    it is); ``series``, whose tables (nil: the series being played or last played;
+    ``series + 1``: the final); ``tables_from``, the first of that series' tables.
+    The window holds until the next ``watch_tournament``."""
 
     TYPE = "watch_tournament"
     SENDER = "client"
     SCHEMA = {
         "tournament": s.optional(_TOURNAMENT_ID),
         "password": s.optional(s.text(PASSWORD_MAX, 1)),
+        "standings_from": s.integer(0, TOURNAMENT_PLAYERS_MAX),
+        "series": s.optional(s.integer(1, TOURNAMENT_SERIES_MAX + 1)),
+        "tables_from": s.integer(0, TOURNAMENT_PLAYERS_MAX),
     }
-    OPTIONAL = frozenset({"password"})
+    OPTIONAL = frozenset({"password", "standings_from", "series", "tables_from"})
     tournament: int | None
     password: str | None = None
+    standings_from: int = 0
+    series: int | None = None
+    tables_from: int = 0
 
 
 @_register
@@ -1046,6 +1074,7 @@ _STANDING = s.record(
         "byes": s.integer(0, TOURNAMENT_SERIES_MAX),
         "withdrawn": s.boolean,
         "connected": s.boolean,
+        "line": s.integer(0, TOURNAMENT_PLAYERS_MAX - 1),
     },
     {"table": _TABLE_ID},
 )
@@ -1053,6 +1082,7 @@ _TOURNAMENT_TABLE = s.record(
     {
         "id": _TABLE_ID,
         "series": s.integer(1, TOURNAMENT_SERIES_MAX + 1),
+        "no": s.integer(1, TOURNAMENT_PLAYERS_MAX),
         "names": s.array(_NAME, 10),
         "bots": s.array(s.boolean, 10),
         "state": s.one_of("waiting", "playing", "finished"),
@@ -1069,13 +1099,17 @@ class Tournament(Message):
     """A tournament, to the players registered for it and whoever follows it: sent on
     joining or watching it and on every change (see docs/protocol.md, Tournaments).
 
-    ``standings`` are best first; ``tables`` are those of every series so far, the
-    current one last (``points`` per seat: the tournament points of its placing,
-    once its match is over); ``series_no`` is the series being played or last
-    played (0 before the start; ``series + 1`` is the final); ``starts_in`` the
+    A window of it (see :class:`WatchTournament`): ``standings`` are up to
+    TOURNAMENT_STANDINGS_PAGE lines, best first, each with ``line``, its place in
+    the whole standings (``players`` lines in all), and the receiver's own line
+    after them if it is not among them; ``tables`` up to TOURNAMENT_TABLES_PAGE
+    tables of one series (``tables_total`` in all; the receiver's own table after
+    them if it is not among them; ``points`` per seat: the tournament points of its
+    placing, once its match is over); ``series_no`` is the series being played or
+    last played (0 before the start; ``series + 1`` is the final); ``starts_in`` the
     seconds until the next start (nil: when the director says go, or while a series
     runs); ``clock`` the seconds the current series has run; ``you`` the receiver's
-    line in ``standings`` (its index), nil if not registered."""
+    line in ``standings`` (its index in the list sent), nil if not registered."""
 
     TYPE = "tournament"
     SENDER = "server"
@@ -1094,9 +1128,11 @@ class Tournament(Message):
         "series_no": s.integer(0, TOURNAMENT_SERIES_MAX + 1),
         "starts_in": s.optional(s.number(0, 1e6)),
         "clock": s.optional(s.number(0, 1e7)),
-        "standings": s.array(_STANDING, TOURNAMENT_PLAYERS_MAX),
-        "tables": s.array(_TOURNAMENT_TABLE, 2000),
-        "you": s.optional(s.integer(0, TOURNAMENT_PLAYERS_MAX - 1)),
+        "standings": s.array(_STANDING, TOURNAMENT_STANDINGS_PAGE + 1),
+        "players": s.integer(0, TOURNAMENT_PLAYERS_MAX),
+        "tables": s.array(_TOURNAMENT_TABLE, TOURNAMENT_TABLES_PAGE + 1),
+        "tables_total": s.integer(0, TOURNAMENT_PLAYERS_MAX),
+        "you": s.optional(s.integer(0, TOURNAMENT_STANDINGS_PAGE)),
     }
     id: int
     name: str
@@ -1113,7 +1149,9 @@ class Tournament(Message):
     starts_in: float | None
     clock: float | None
     standings: tuple[dict[str, Any], ...]
+    players: int
     tables: tuple[dict[str, Any], ...]
+    tables_total: int
     you: int | None
 
 

@@ -105,6 +105,10 @@ class Bounds:
                 {"count": left, "seconds": self.idle_timeout},
             )
 
+    def free_tables(self) -> int:
+        """How many more tables may be opened now (``max_tables`` less the open ones)."""
+        return self.max_tables - sum(1 for t in self.lobby.tables.values() if not t.closed)
+
     async def _reaper(self) -> None:
         """See :meth:`reap`: every REAP_INTERVAL, or a quarter of ``idle_timeout``."""
         interval = min(REAP_INTERVAL, self.idle_timeout / 4)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from maumau.protocol.messages import (
     Back,
+    CancelTournament,
     Chat,
     ChatLine,
     CreateTable,
@@ -60,6 +61,7 @@ CHANGE_TYPES = MOVE_TYPES | {
     "join_tournament",
     "leave_tournament",
     "start_tournament",
+    "cancel_tournament",
 }
 
 
@@ -150,6 +152,8 @@ class Dispatcher:
             self.tournaments.leave(session, message)
         elif isinstance(message, StartTournament):
             self.tournaments.go(session, message)
+        elif isinstance(message, CancelTournament):
+            self.tournaments.cancel(session, message)
         elif isinstance(message, WatchTournament):
             self.tournaments.watch(session, message)
         elif isinstance(message, Ready):

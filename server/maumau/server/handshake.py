@@ -90,6 +90,31 @@ class Handshake:
             log.exception("the secret of %s could not be checked", session.name)
             return False
 
+    def _win_name_back(self, hello: Hello) -> None:
+        """A hello with a secret, for a name nobody has claimed, wins it from the
+        sessions that hold it without a connection and never proved a secret (a
+        registration for a tournament, a seat kept): they are forgotten, so the name
+        is claimed for this secret now. (A name claimed by another secret stays
+        theirs; a session of this very secret is taken back by the secret.)"""
+        store = self.lobby.store
+        if store is None or hello.secret is None:
+            return
+        skeleton = names.skeleton(hello.name)
+        holders = [s for s in self.lobby.sessions.values() if s.skeleton == skeleton]
+        if not holders or any(s.connected or s.verified for s in holders):
+            return
+        try:
+            if store.check_player(hello.name, hello.secret, claim=False) != "free":
+                return
+        except sqlite3.Error:
+            log.exception("the name %s could not be checked", hello.name)
+            return
+        for old in holders:
+            log.info(
+                "%s's secret wins the name back from a session without a connection", hello.name
+            )
+            self.lobby.forget(old)
+
     def _owner(self, hello: Hello) -> str | None:
         """Whose the name is: ``ok`` (the secret matches), ``new`` (claimed now),
         ``free``, ``reserved``, or None on a server without records."""
@@ -130,6 +155,7 @@ class Handshake:
         if problem is not None:
             self._refuse("bad_name", problem, link, {"field": "hello.name"})
             return None
+        self._win_name_back(hello)
         owner = self._owner(hello)
         if owner == "reserved":
             self._refuse(

@@ -106,7 +106,9 @@ class Server:
             idle_timeout,
         )
         self.history = History(store)
-        self.tournaments = Tournaments(self.lobby, tournament_break)
+        self.tournaments = Tournaments(
+            self.lobby, tournament_break, idle_timeout, self.bounds.free_tables
+        )
         self.handshake = Handshake(self.lobby, self.saver, max_clients)
         self.dispatcher = Dispatcher(
             self.lobby, self.bounds, self.history, self.saver, self.tournaments

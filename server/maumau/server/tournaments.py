@@ -32,6 +32,34 @@ a ``tournament`` message on every change: the standings (see
 the series clock and the countdown to the next start. While a series runs the
 message is refreshed every REFRESH_S seconds if anything in it changed.
 
+Its life has an end whatever its people do. The director may call it off
+(``cancel_tournament``) before or during play: it is then ``cancelled``, and the tables
+of a series being played finish their matches as ordinary tables (their results no
+longer count for it). A tournament that has not started, while neither its director
+nor any registered player is connected, is cancelled once that has lasted
+``idle_timeout`` (the server's ``--idle-timeout``, as for a waiting table; counted
+again from a restart). Before the start, a registration whose session has had no
+connection for ``idle_timeout`` is dropped (the session is then reaped and its name
+freed as any dropped session's). Finished and cancelled tournaments stay in the
+history and count for no cap.
+
+The caps: at most OPEN_MAX tournaments are open on the server; one session directs at
+most PER_SESSION of them; one address has made at most PER_ADDRESS; one address has
+at most REGISTRATIONS_PER_ADDRESS players registered for one tournament. Every
+connection of the SSH party and of the browser guests comes from the host's own
+loopback address, each of them a guest the host let in: loopback addresses are
+capped per session only. From any address, loopback too, at most AWAY_PER_ADDRESS
+registrations of one tournament may be of sessions without a connection: past that,
+the oldest of them is dropped at once (so connect, register, close in a loop never
+fills a tournament). A series never opens more tables than the server's
+``max_tables`` leaves free: the director's go is refused with ``lobby_full``, and a
+start that comes due waits RETRY_S and tries again.
+
+A tournament message is a window (see :func:`_window`): a page of the standings and
+of one series' tables, with the receiver's own line and table, so that it stays far
+below the frame limit at TOURNAMENT_PLAYERS_MAX players and the most series; a
+``watch_tournament`` names the page it wants.
+
 A tournament's state is saved whole with the commit of every change to it, so a server
 killed in the middle of a series comes back with the tournament as it was and its
 tables as the journal has them (:meth:`Tournaments.restore`). A registered player's
@@ -41,18 +69,21 @@ tournament is open, as a seated player's is.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import random
 import sqlite3
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import msgpack
 import trio
 
-from maumau.protocol.codec import encode_frame
 from maumau.protocol.messages import (
     TOURNAMENT_PLAYERS_MAX,
+    CancelTournament,
     CreateTournament,
     JoinTournament,
     LeaveTournament,
@@ -71,6 +102,8 @@ from .table.state import SeatState
 from .tournament import draw
 from .tournament.standings import placing_points
 from .tournament.state import Entry, SeriesTable, TournamentState
+from .tournament.window import TOP, Window
+from .tournament.window import cut as window_cut
 
 log = logging.getLogger("maumau.server")
 
@@ -80,19 +113,57 @@ REFRESH_S = 2.0  # while a series runs, followers are told its tables' progress 
 # this long, may be started by any of its registered players who is connected.
 HANDOVER_S = 120.0
 OPEN_MAX = 20  # tournaments open at once on one server
-PER_ADDRESS = 2  # open tournaments made from one address
+PER_SESSION = 2  # open tournaments one session directs
+PER_ADDRESS = 2  # open tournaments made from one address (not a loopback one)
+REGISTRATIONS_PER_ADDRESS = 8  # players of one tournament from one address (not loopback)
+AWAY_PER_ADDRESS = 4  # registrations of one tournament from one address without a connection
+RETRY_S = 10.0  # a due start that found too few free tables tries again after this
 FINISHED_SHOWN = 5  # finished tournaments the lobby still lists
+
+
+@dataclass(slots=True)
+class Follower:
+    """A session that follows a tournament, and the window of it it asked for."""
+
+    session: Session
+    tournament: int
+    window: Window = TOP
+
+
+@dataclass(slots=True)
+class _Whole:
+    """A tournament as every receiver's message is cut from it (see :meth:`_whole`)."""
+
+    fixed: dict[str, Any]  # the fields every receiver gets as they are
+    standings: list[dict[str, Any]]
+    order: list[str]  # the session id of each line
+    tables: list[dict[str, Any]]
+    table_keys: list[list[str | None]]
+    fingerprint: bytes  # all but the clocks: whether anything changed
 
 
 class Tournaments:
     """Every open tournament of the server (see the module docstring)."""
 
-    def __init__(self, lobby: Lobby, break_s: float = BREAK_S) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        break_s: float = BREAK_S,
+        idle_timeout: float = 60.0,
+        free_tables: Callable[[], int] = lambda: 1_000_000,
+    ) -> None:
         self.lobby = lobby
         self.break_s = break_s
+        self.idle_timeout = idle_timeout
+        self.free_tables = free_tables
         self.open: dict[int, TournamentState] = {}
         self.finished: list[TournamentState] = []  # the latest, for the lobby
-        self.followers: dict[str, tuple[Session, int]] = {}  # by session id
+        self.followers: dict[str, Follower] = {}  # by session id
+        # Since when (trio time) nobody of a tournament that has not started has been
+        # connected; since when each registered session has had no connection.
+        self._idle: dict[int, float] = {}
+        self._away: dict[tuple[int, str], float] = {}
+        self._addresses: dict[str, str] = {}  # session id -> the address it registered from
         self._due: dict[int, float] = {}  # trio time of a tournament's next start
         self._sent: dict[int, bytes] = {}  # what followers were last told, per tournament
         self._dirty: set[int] = set()
@@ -125,14 +196,22 @@ class Tournaments:
                 f"{len(self.open)} tournaments are open here; try again when one is over",
                 {"count": len(self.open)},
             )
-        address = session.address
-        mine = [t for t in self.open.values() if address is not None and t.origin == address]
-        if len(mine) >= PER_ADDRESS:
+        directed = [t for t in self.open.values() if t.director_key == session.id]
+        if len(directed) >= PER_SESSION:
             raise TableError(
                 "too_many_tournaments",
-                f"{len(mine)} open tournaments were made from your address",
-                {"count": len(mine)},
+                f"you direct {len(directed)} open tournaments; cancel one or let it finish",
+                {"count": len(directed)},
             )
+        address = session.address
+        if address is not None and _per_address(address):
+            mine = [t for t in self.open.values() if t.origin == address]
+            if len(mine) >= PER_ADDRESS:
+                raise TableError(
+                    "too_many_tournaments",
+                    f"{len(mine)} open tournaments were made from your address",
+                    {"count": len(mine)},
+                )
         tournament_id = self._ids
         self._ids += 1
         tournament = TournamentState(
@@ -180,6 +259,17 @@ class Tournaments:
                 else "this tournament has started and takes no late arrivals now",
                 {"tournament": tournament.id},
             )
+        address = session.address
+        if address is not None:
+            self._drop_away(tournament, address)
+        if entry is None and address is not None and _per_address(address):
+            here = sum(1 for e in tournament.active() if self._addresses.get(e.key) == address)
+            if here >= REGISTRATIONS_PER_ADDRESS:
+                raise TableError(
+                    "too_many_registrations",
+                    f"{here} players are registered for this tournament from your address",
+                    {"count": here, "limit": REGISTRATIONS_PER_ADDRESS},
+                )
         if entry is None and len(tournament.entries) >= TOURNAMENT_PLAYERS_MAX:
             raise TableError(
                 "tournament_full",
@@ -191,6 +281,8 @@ class Tournaments:
             tournament.entries.append(Entry(session.id, session.name, since=since))
         else:
             entry.withdrawn, entry.since = False, since
+        if address is not None:
+            self._addresses[session.id] = address
         log.info("tournament %d: %s registers", tournament.id, session.name)
         self._follow(session, tournament)
         self._changed(tournament)
@@ -268,10 +360,64 @@ class Tournaments:
             raise TableError("tournament_running", "this tournament is over")
         self._start_series(tournament, by_director=True)
 
+    def cancel(self, session: Session, request: CancelTournament) -> None:
+        """The director calls the tournament off (see the module docstring)."""
+        tournament = self._find(request.tournament)
+        if not self.directs(session, tournament):
+            who = tournament.director or "nobody"
+            raise TableError(
+                "not_director",
+                f"only {who}, who directs this tournament, can cancel it",
+                {"name": who} if tournament.director else None,
+            )
+        self._cancel(tournament, f"{session.name}, its director, called it off")
+
+    def _cancel(self, tournament: TournamentState, why: str) -> None:
+        """End ``tournament`` as ``cancelled``: the tables of a series being played
+        play their matches on as ordinary tables."""
+        for record in tournament.current_tables():
+            table = self.lobby.tables.get(record.id)
+            if table is not None and record.scores is None:
+                table.tournament = None
+                table.save()
+        log.info("tournament %d %r is cancelled: %s", tournament.id, tournament.name, why)
+        self._close(tournament, "cancelled")
+
     def forgotten(self, session: Session) -> None:
         """A forgotten session follows nothing any more (its follower would be kept for
-        ever: a connect, watch, close loop grew the server by its every session)."""
+        ever: a connect, watch, close loop grew the server by its every session), and
+        its registrations go (it withdraws from a tournament that has started)."""
         self.followers.pop(session.id, None)
+        self._addresses.pop(session.id, None)
+        for tournament in self.open.values():
+            entry = tournament.entry(session.id)
+            if entry is None or entry.withdrawn:
+                continue
+            self._unregister(tournament, entry, "its session is gone")
+
+    def _unregister(self, tournament: TournamentState, entry: Entry, why: str) -> None:
+        if tournament.state == "registering":
+            tournament.entries.remove(entry)
+        else:
+            entry.withdrawn = True
+        self._away.pop((tournament.id, entry.key), None)
+        log.info("tournament %d: %s's registration is dropped: %s", tournament.id, entry.name, why)
+        self._changed(tournament)
+
+    def _drop_away(self, tournament: TournamentState, address: str) -> None:
+        """At most AWAY_PER_ADDRESS of ``tournament``'s registrations from ``address``
+        may be of sessions without a connection: drop the oldest beyond that."""
+        by_id = {s.id: s for s in self.lobby.sessions.values()}
+        away = [
+            e
+            for e in tournament.active()
+            if self._addresses.get(e.key) == address
+            and not (e.key in by_id and by_id[e.key].connected)
+        ]
+        for entry in away[: max(0, len(away) - AWAY_PER_ADDRESS)]:
+            self._unregister(
+                tournament, entry, f"more than {AWAY_PER_ADDRESS} from {address} are away"
+            )
 
     def watch(self, session: Session, request: WatchTournament) -> None:
         if request.tournament is None:
@@ -285,7 +431,11 @@ class Tournaments:
             and session.id != tournament.director_key
         ):
             raise TableError("wrong_password", "this tournament is locked; the password is wrong")
-        self._follow(session, tournament)
+        self._follow(
+            session,
+            tournament,
+            Window(request.standings_from, request.series, request.tables_from),
+        )
         self._send(session, tournament)
 
     def claim_seat(self, session: Session, table: Table) -> None:
@@ -377,13 +527,7 @@ class Tournaments:
                 f"{len(players)} players are registered; a tournament needs at least 2",
                 {"count": len(players)},
             )
-        if tournament.state == "registering":
-            # The last tie-break: a lot drawn from the seed, apart from the first draw.
-            order = [e.key for e in tournament.entries]
-            random.Random(tournament.seed + 1).shuffle(order)
-            tournament.lot = order
-        tournament.series_no += 1
-        number = tournament.series_no
+        number = tournament.series_no + 1
         final = number == tournament.final_no
         keys = [e.key for e in players]
         if final or number > 1:
@@ -398,6 +542,37 @@ class Tournaments:
             seating = draw.later_series(
                 keys, size, tournament.bots, tournament.met(), tournament.byes_of()
             )
+        # The last series' finished tables close as their players are moved on.
+        freed = sum(
+            1
+            for record in tournament.current_tables()
+            if record.id in self.lobby.tables and record.scores is not None
+        )
+        free = self.free_tables() + freed
+        if len(seating.tables) > free:
+            log.warning(
+                "tournament %d: series %d needs %d tables; the server has %d free",
+                tournament.id,
+                number,
+                len(seating.tables),
+                max(0, free),
+            )
+            if not by_director:
+                self._set_due(tournament, RETRY_S)
+                self._changed(tournament)
+                return
+            raise TableError(
+                "lobby_full",
+                f"the series needs {len(seating.tables)} tables and the server has "
+                f"{max(0, free)} free; wait for some to close",
+                {"limit": max(0, free), "count": len(seating.tables)},
+            )
+        if tournament.state == "registering":
+            # The last tie-break: a lot drawn from the seed, apart from the first draw.
+            order = [e.key for e in tournament.entries]
+            random.Random(tournament.seed + 1).shuffle(order)
+            tournament.lot = order
+        tournament.series_no = number
         tournament.state = "final" if final else "playing"
         tournament.starts_at = None
         tournament.series_started = time.time()
@@ -482,13 +657,7 @@ class Tournaments:
         self._changed(tournament)
 
     def _finish(self, tournament: TournamentState) -> None:
-        tournament.state = "finished"
-        tournament.starts_at = None
-        tournament.finished_at = time.time()
-        self._due.pop(tournament.id, None)
-        self.open.pop(tournament.id, None)
-        kept = [t for t in self.finished if t.id != tournament.id][-FINISHED_SHOWN:]
-        self.finished = [*kept, tournament]
+        self._close(tournament, "finished")
         standings = tournament.standings()
         if standings:
             winner = tournament.entry(standings[0].key)
@@ -500,6 +669,22 @@ class Tournaments:
             )
         self._changed(tournament)
 
+    def _close(self, tournament: TournamentState, state: str) -> None:
+        """``tournament`` is over (``finished`` or ``cancelled``): out of the open ones
+        and their caps, into the history."""
+        tournament.state = state
+        tournament.starts_at = None
+        tournament.finished_at = time.time()
+        self._due.pop(tournament.id, None)
+        self._idle.pop(tournament.id, None)
+        self._director_away.pop(tournament.id, None)
+        self.open.pop(tournament.id, None)
+        for key in [k for k in self._away if k[0] == tournament.id]:
+            del self._away[key]
+        kept = [t for t in self.finished if t.id != tournament.id][-FINISHED_SHOWN:]
+        self.finished = [*kept, tournament]
+        self._changed(tournament)
+
     def _set_due(self, tournament: TournamentState, seconds: float) -> None:
         tournament.starts_at = time.time() + seconds
         self._due[tournament.id] = trio.current_time() + seconds
@@ -507,19 +692,19 @@ class Tournaments:
 
     # --- telling ---------------------------------------------------------------------------
 
-    def message(self, tournament: TournamentState, key: str | None) -> Tournament:
+    def message(
+        self, tournament: TournamentState, key: str | None, window: Window = TOP
+    ) -> Tournament:
         """The ``tournament`` message for the player whose session id is ``key``."""
-        return self._message(tournament, key)[0]
+        return self._cut(self._whole(tournament), key, window)
 
-    def _message(
-        self, tournament: TournamentState, key: str | None
-    ) -> tuple[Tournament, list[str]]:
-        """The message, and the keys of its standings' lines in order."""
+    def _whole(self, tournament: TournamentState) -> _Whole:
+        """Every line of the standings and every table, as sent (see
+        :mod:`.tournament.window` for what one receiver gets of them)."""
         by_id = {s.id: s for s in self.lobby.sessions.values()}
         tables = {t.id: t for t in self.lobby.tables.values()}
         standings = []
         order = []
-        you = None
         for i, line in enumerate(tournament.standings()):
             order.append(line.key)
             entry = tournament.entry(line.key)
@@ -534,15 +719,16 @@ class Tournaments:
                 "byes": line.byes,
                 "withdrawn": entry is None or entry.withdrawn,
                 "connected": session is not None and session.connected,
+                "line": i,
             }
             seated = tournament.seated(line.key)
             if seated is not None and tournament.state in ("playing", "final"):
                 row["table"] = seated.id
             standings.append(row)
-            if line.key == key:
-                you = i
         rows = []
+        numbers: dict[int, int] = {}  # the tables drawn so far, by series
         for record in tournament.tables:
+            numbers[record.series] = numbers.get(record.series, 0) + 1
             live = tables.get(record.id)
             if record.scores is not None:
                 scores, state = record.scores, "finished"
@@ -554,6 +740,7 @@ class Tournaments:
                 {
                     "id": record.id,
                     "series": record.series,
+                    "no": numbers[record.series],
                     "names": tuple(record.names),
                     "bots": tuple(k is None for k in record.keys),
                     "state": state,
@@ -575,36 +762,57 @@ class Tournaments:
         clock = None
         if tournament.series_started is not None and tournament.state in ("playing", "final"):
             clock = max(0.0, now - tournament.series_started)
-        message = Tournament(
-            id=tournament.id,
-            name=tournament.name,
-            director=tournament.director,
-            settings=tournament.settings,
-            series=tournament.series,
-            deals=tournament.deals,
-            final=tournament.final,
-            bots=tournament.bots,
-            late_join=tournament.late_join,
-            locked=tournament.password is not None,
-            state=tournament.state,
-            series_no=tournament.series_no,
-            starts_in=None if starts_in is None else round(starts_in, 1),
-            clock=None if clock is None else round(clock, 1),
-            standings=tuple(standings),
-            tables=tuple(rows),
-            you=you,
+        fixed = {
+            "id": tournament.id,
+            "name": tournament.name,
+            "director": tournament.director,
+            "settings": tournament.settings,
+            "series": tournament.series,
+            "deals": tournament.deals,
+            "final": tournament.final,
+            "bots": tournament.bots,
+            "late_join": tournament.late_join,
+            "locked": tournament.password is not None,
+            "state": tournament.state,
+            "series_no": tournament.series_no,
+            "players": len(standings),
+        }
+        fingerprint = msgpack.packb([fixed, standings, rows])
+        fixed["starts_in"] = None if starts_in is None else round(starts_in, 1)
+        fixed["clock"] = None if clock is None else round(clock, 1)
+        return _Whole(
+            fixed, standings, order, rows, [list(r.keys) for r in tournament.tables], fingerprint
         )
-        return message, order
+
+    def _cut(self, whole: _Whole, key: str | None, window: Window) -> Tournament:
+        part = window_cut(
+            whole.standings,
+            whole.order,
+            whole.tables,
+            whole.table_keys,
+            int(whole.fixed["series_no"]),
+            window,
+            key,
+        )
+        return Tournament(
+            **whole.fixed,
+            standings=part.standings,
+            tables=part.tables,
+            tables_total=part.tables_total,
+            you=part.you,
+        )
 
     def _send(self, session: Session, tournament: TournamentState) -> None:
-        session.send(self.message(tournament, session.id))
+        follower = self.followers.get(session.id)
+        window = follower.window if follower is not None else Window()
+        session.send(self.message(tournament, session.id, window))
 
-    def _follow(self, session: Session, tournament: TournamentState) -> None:
-        self.followers[session.id] = (session, tournament.id)
+    def _follow(self, session: Session, tournament: TournamentState, window: Window = TOP) -> None:
+        self.followers[session.id] = Follower(session, tournament.id, window)
 
     def _followed(self, session: Session) -> TournamentState | None:
         found = self.followers.get(session.id)
-        tournament_id = found[1] if found is not None else None
+        tournament_id = found.tournament if found is not None else None
         if tournament_id is None:
             for tournament in self.open.values():
                 if tournament.registered(session.id):
@@ -614,16 +822,23 @@ class Tournaments:
             (t for t in self.finished if t.id == tournament_id), None
         )
 
-    def _audience(self, tournament: TournamentState) -> list[Session]:
-        """Who is told of ``tournament``: its registered players and its followers."""
+    def _audience(self, tournament: TournamentState) -> list[tuple[Session, Window]]:
+        """Who is told of ``tournament`` (its registered players and its followers),
+        each with the window it asked for."""
         keys = {e.key for e in tournament.entries}
-        found: dict[str, Session] = {}
+        found: dict[str, tuple[Session, Window]] = {}
         for session in self.lobby.sessions.values():
             if session.id in keys and session.connected:
-                found[session.id] = session
-        for session, followed in self.followers.values():
-            if followed == tournament.id and session.connected:
-                found[session.id] = session
+                follower = self.followers.get(session.id)
+                window = (
+                    follower.window
+                    if follower is not None and follower.tournament == tournament.id
+                    else Window()
+                )
+                found[session.id] = (session, window)
+        for follower in self.followers.values():
+            if follower.tournament == tournament.id and follower.session.connected:
+                found[follower.session.id] = (follower.session, follower.window)
         return list(found.values())
 
     def _changed(self, tournament: TournamentState) -> None:
@@ -646,19 +861,12 @@ class Tournaments:
         self.lobby.commit_soon()
 
     def _broadcast(self, tournament: TournamentState, force: bool) -> None:
-        audience = self._audience(tournament)
-        base, order = self._message(tournament, None)
-        wire = base.to_wire()
-        fingerprint = msgpack.packb(
-            {k: v for k, v in wire.items() if k not in ("clock", "starts_in")}
-        )
-        if not force and self._sent.get(tournament.id) == fingerprint:
+        whole = self._whole(tournament)
+        if not force and self._sent.get(tournament.id) == whole.fingerprint:
             return
-        self._sent[tournament.id] = fingerprint
-        index = {key: i for i, key in enumerate(order)}
-        for session in audience:
-            wire["you"] = index.get(session.id)
-            session.send(base, encode_frame(wire))
+        self._sent[tournament.id] = whole.fingerprint
+        for session, window in self._audience(tournament):
+            session.send(self._cut(whole, session.id, window))
 
     async def _run(self) -> None:
         """Starts tournaments and series when they are due; tells followers of changes
@@ -692,6 +900,7 @@ class Tournaments:
             if now - last_refresh >= REFRESH_S:
                 last_refresh = now
                 self._note_directors(now)
+                self._note_idle(now)
                 for tournament in list(self.open.values()):
                     if tournament.state in ("playing", "final"):
                         self._broadcast(tournament, force=False)
@@ -702,6 +911,30 @@ class Tournaments:
             with trio.move_on_after(wait):
                 await self._wakeup.wait()
             await trio.sleep(0.05)  # gather a burst of changes into one message
+
+    def _note_idle(self, now: float) -> None:
+        """Before the start: drop the registrations of sessions away for
+        ``idle_timeout``, and cancel a tournament nobody of which has been connected
+        for as long (see the module docstring)."""
+        if self.lobby.saver.cannot_save:
+            return  # nobody could come back meanwhile: it does not count
+        by_id = {s.id: s for s in self.lobby.sessions.values()}
+        limit = self.idle_timeout
+        for tournament in [t for t in self.open.values() if t.state == "registering"]:
+            anyone = False
+            for entry in tournament.active():
+                session = by_id.get(entry.key)
+                if session is not None and session.connected:
+                    anyone = True
+                    self._away.pop((tournament.id, entry.key), None)
+                    continue
+                since = self._away.setdefault((tournament.id, entry.key), now)
+                if now - since >= limit:
+                    self._unregister(tournament, entry, f"away for {limit:g} s")
+            if anyone or self._director_here(tournament):
+                self._idle.pop(tournament.id, None)
+            elif now - self._idle.setdefault(tournament.id, now) >= limit:
+                self._cancel(tournament, f"nobody of it was connected for {limit:g} s")
 
     def _note_directors(self, now: float) -> None:
         """Since when each open tournament's director has been away."""
@@ -817,3 +1050,14 @@ class Tournaments:
 def _points(record: SeriesTable) -> list[int]:
     """The tournament points of each seat of a finished table (none before)."""
     return [] if record.scores is None else placing_points(record.scores)
+
+
+def _per_address(address: str | None) -> bool:
+    """Whether the caps per address apply to ``address``: an IP address that is not
+    one of this machine's own (127.0.0.0/8, ::1: see the module docstring)."""
+    if address is None:
+        return False
+    try:
+        return not ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False  # not an IP address (a stream that is not a socket)

@@ -33,7 +33,14 @@ class Tournaments:
     def save(self, tournament_id: int, name: str, state: str, data: dict[str, Any]) -> None:
         self._writes.write(
             "INSERT OR REPLACE INTO tournaments VALUES (?, ?, ?, ?, ?, ?)",
-            (tournament_id, name, state, dumps(data), int(state != "finished"), time.time()),
+            (
+                tournament_id,
+                name,
+                state,
+                dumps(data),
+                int(state not in ("finished", "cancelled")),
+                time.time(),
+            ),
         )
 
     def load(self, open_only: bool = True, limit: int = 1000) -> list[dict[str, Any]]:
