@@ -52,6 +52,7 @@ def standing(rank: int, name: str, points: int, score: int, **more: Any) -> dict
         "byes": more.pop("byes", 0),
         "withdrawn": more.pop("withdrawn", False),
         "connected": more.pop("connected", True),
+        "line": more.pop("line", rank - 1),
     }
     line.update(more)
     return line
@@ -64,6 +65,7 @@ def series_table(
     return {
         "id": id,
         "series": series,
+        "no": 1 + (id - 1) % 10,
         "names": tuple(names),
         "bots": tuple(n == "Dan" for n in names),
         "state": state,
@@ -116,6 +118,10 @@ def tournament(name: str = "Friday Cup", you: int | None = 1, **changes: Any) ->
         "you": you,
     }
     fields.update(changes)
+    fields.setdefault("players", len(fields["standings"]))
+    fields.setdefault(
+        "tables_total", sum(1 for t in fields["tables"] if t["series"] == fields["series_no"])
+    )
     result = wire(Tournament(**fields))
     assert isinstance(result, Tournament)
     return result

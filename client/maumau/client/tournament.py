@@ -61,6 +61,9 @@ def series_words(state: str, series_no: int, series: int, final: bool = True) ->
         return pgettext("tournament state", "final")
     if state == "finished":
         return pgettext("tournament state", "finished")
+    if state == "cancelled":
+        # NOTE: a tournament its director (or the server, nobody being there) called off.
+        return pgettext("tournament state", "cancelled")
     return state  # a state this client does not know: as the server says it
 
 
@@ -143,10 +146,39 @@ class Following:
             return self.info.state in ("registering", "break")
         return self.registered and self.info.state == "registering" and self.info.starts_in is None
 
+    def can_cancel(self, name: str) -> bool:
+        """The director may call the tournament off until it is over."""
+        return self.is_director(name) and not self.over
+
+    @property
+    def over(self) -> bool:
+        return self.info.state in ("finished", "cancelled")
+
     def keeps_following(self) -> bool:
         """Whether leaving the screen keeps following (the player still has series to
         play: their next table will be sent to them)."""
-        return self.registered and self.info.state != "finished"
+        return self.registered and not self.over
+
+    # --- the window the message shows --------------------------------------------------
+
+    @property
+    def first_line(self) -> int:
+        """Where the standings shown start in the whole standings (0: the top)."""
+        lines = self.info.standings
+        return int(lines[0].get("line", 0)) if lines else 0
+
+    def more_below(self) -> bool:
+        """Whether the standings go on below the lines shown."""
+        shown = [int(line.get("line", 0)) for line in self.info.standings]
+        return bool(shown) and max(shown) + 1 < self.info.players
+
+    @property
+    def shown_series(self) -> int:
+        """The series whose tables the message shows (the current one when none)."""
+        shown = {int(t["series"]) for t in self.info.tables}
+        if not shown or self.info.series_no in shown:
+            return self.info.series_no
+        return min(shown)
 
     # --- the tables ---------------------------------------------------------------------
 
@@ -172,8 +204,11 @@ class Following:
             # NOTE: the final's table, where a tournament's tables are listed by
             # their numbers (1.2: series 1, its second table).
             return pgettext("tournament table", "final")
-        same = [t["id"] for t in self.info.tables if t["series"] == series]
-        return f"{series}.{same.index(table_id) + 1}"
+        number = table.get("no")
+        if not isinstance(number, int):
+            same = [t["id"] for t in self.info.tables if t["series"] == series]
+            number = same.index(table_id) + 1
+        return f"{series}.{number}"
 
     @property
     def final_next(self) -> bool:
@@ -182,13 +217,16 @@ class Following:
         return info.final and info.series_no >= info.series
 
     def current_tables(self) -> list[dict[str, Any]]:
-        """The tables of the series being played or last played."""
-        number = self.info.series_no
+        """The tables shown: of the series being played or last played, or of the one
+        the player asked to see."""
+        number = self.shown_series
         return [t for t in self.info.tables if t["series"] == number]
 
     def players(self) -> int:
-        """How many are registered and not withdrawn."""
-        return sum(1 for line in self.info.standings if not line["withdrawn"])
+        """How many are registered and not withdrawn (of the lines shown, the
+        withdrawn ones; the whole standings may be longer than what is shown)."""
+        withdrawn = sum(1 for line in self.info.standings if line["withdrawn"])
+        return max(0, self.info.players - withdrawn)
 
     # --- words ------------------------------------------------------------------------
 
@@ -217,7 +255,7 @@ class Following:
             # NOTE: how long the series being played has run, minutes:seconds.
             return _("series clock {time}").format(time=mm_ss(running))
         state = self.info.state
-        if state == "finished":
+        if self.over:
             return ""
         left = self.countdown(now)
         if left is not None:
@@ -259,6 +297,8 @@ class Following:
         me = self.me()
         info = self.info
         state = info.state
+        if state == "cancelled":
+            return _("The tournament was called off.")
         if me is None:
             if self.registration_open():
                 return _("You are not registered: r registers you.")
@@ -288,9 +328,9 @@ class Following:
                 return _(
                     "Final standings: you are number {rank} of {n} (the final decided "
                     "places 1 to {k}, the points the rest)."
-                ).format(rank=me["rank"], n=len(info.standings), k=self.final_size())
+                ).format(rank=me["rank"], n=info.players, k=self.final_size())
             return _("Final standings: you are number {rank} of {n}.").format(
-                rank=me["rank"], n=len(info.standings)
+                rank=me["rank"], n=info.players
             )
         table = me.get("table")
         if state in ("playing", "final"):

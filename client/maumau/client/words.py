@@ -620,7 +620,18 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
         N_("Only the player who made the table can start it."),
         [(("name",), N_("Only {name}, who made the table, can start it."))],
     ),
-    "lobby_full": (N_("The server has as many tables open as it allows; join one."), []),
+    "lobby_full": (
+        N_("The server has as many tables open as it allows; join one."),
+        [
+            (
+                ("limit", "count"),
+                N_(
+                    "The series needs {count} tables and the server has {limit} free; "
+                    "wait for some to close."
+                ),
+            )
+        ],
+    ),
     "too_many_tables": (N_("You have made as many tables as you may; join one."), []),
     "no_match": (N_("No match is running at this table."), []),
     "bad_chat": (N_("That chat line shows nothing."), []),
@@ -690,6 +701,10 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
     "tournament_full": (
         N_("This tournament is full."),
         [(("limit",), N_("This tournament is full ({limit} players)."))],
+    ),
+    "too_many_registrations": (
+        N_("Enough players have registered from your address."),
+        [(("count",), N_("{count} players have registered from your address already."))],
     ),
     "too_many_tournaments": (
         N_("The server runs as many tournaments as it allows; join one."),

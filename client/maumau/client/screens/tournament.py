@@ -46,6 +46,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from maumau.protocol.messages import (
+    TOURNAMENT_STANDINGS_PAGE,
+    CancelTournament,
     JoinTournament,
     LeaveTournament,
     StartTournament,
@@ -130,12 +132,16 @@ class TournamentScreen(Screen[None]):
     BINDINGS = [
         # NOTE: the tournament screen's keys: watch a table, register for the
         # tournament, unregister (before it starts), withdraw (once it runs), the
-        # director's go, help, back to the lobby.
+        # director's go, the director calling it off, the tables of the series
+        # before and after the one shown, help, back to the lobby.
         Binding("w", "watch", N_("watch"), show=False),
         Binding("r", "register", N_("register")),
         Binding("r", "unregister", N_("unregister")),
         Binding("r", "withdraw", N_("withdraw")),
         Binding("g", "go", N_("go")),
+        Binding("x", "cancel_tournament", N_("call off")),
+        Binding("left_square_bracket", "series(-1)", N_("earlier"), key_display="["),
+        Binding("right_square_bracket", "series(1)", N_("later"), key_display="]"),
         Binding("pageup", "standings(-1)", N_("standings"), show=False),
         Binding("pagedown", "standings(1)", N_("standings"), show=False),
         Binding("question_mark", "help", N_("help"), key_display="?"),
@@ -153,6 +159,7 @@ class TournamentScreen(Screen[None]):
         yield Standings(id="standings", show_cursor=False, zebra_stripes=True)
         yield SeriesTables(id="series-tables", cursor_type="row")
         taps = ("register", "unregister", "withdraw", "go", "watch", "help", "back")
+        # (calling off and the other series: by key, and by tap on the footer)
         yield ActionBar(described(self.BINDINGS, taps), id="tournament-actions")
         yield KeyFooter()
 
@@ -361,6 +368,12 @@ class TournamentScreen(Screen[None]):
             return following.can_go(name)
         if action == "watch":
             return bool(following.current_tables())
+        if action == "cancel_tournament":
+            return following.can_cancel(name)
+        if action == "series":
+            step = int(str(parameters[0])) if parameters else 1
+            shown = following.shown_series
+            return 1 <= shown + step <= following.info.series_no
         return True
 
     def _selected_table(self) -> dict[str, Any] | None:
@@ -429,11 +442,70 @@ class TournamentScreen(Screen[None]):
             question = N_("Start the next series now?")
         self.app.push_screen(ConfirmScreen(question), answer)
 
+    def action_cancel_tournament(self) -> None:
+        following = self.following
+        if following is None:
+            return
+        tournament = following.id
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.app.post_message(ToServer(CancelTournament(tournament)))
+
+        question = N_(
+            "Call the tournament off? A series being played finishes as ordinary matches."
+        )
+        self.app.push_screen(ConfirmScreen(question), answer)
+
+    def _watch_window(self, standings_from: int, series: int | None) -> None:
+        """Ask for another part of the tournament (see docs/protocol.md,
+        watch_tournament): a page of the standings, another series' tables."""
+        following = self.following
+        if following is None:
+            return
+        self.app.post_message(
+            ToServer(
+                WatchTournament(
+                    following.id,
+                    following.password,
+                    standings_from=standings_from,
+                    series=series,
+                )
+            )
+        )
+
+    def _series_asked(self, following: Following) -> int | None:
+        """The series shown, as asked for again (None: the current one)."""
+        shown = following.shown_series
+        return None if shown == following.info.series_no else shown
+
+    def action_series(self, step: int) -> None:
+        following = self.following
+        if following is None:
+            return
+        number = following.shown_series + step
+        if not 1 <= number <= following.info.series_no:
+            return
+        series = None if number == following.info.series_no else number
+        self._watch_window(following.first_line, series)
+
     def action_standings(self, pages: int) -> None:
+        """Scroll the standings a page; past the lines the message holds, ask the
+        server for the next (or the previous) page of them."""
         standings = self.query_one(Standings)
+        following = self.following
         if pages < 0:
+            if standings.scroll_y <= 0 and following is not None and following.first_line > 0:
+                start = max(0, following.first_line - TOURNAMENT_STANDINGS_PAGE)
+                self._watch_window(start, self._series_asked(following))
+                return
             standings.scroll_page_up(animate=False)
         else:
+            at_end = standings.scroll_y >= standings.max_scroll_y
+            if at_end and following is not None and following.more_below():
+                start = following.first_line + TOURNAMENT_STANDINGS_PAGE
+                self._watch_window(start, self._series_asked(following))
+                return
             standings.scroll_page_down(animate=False)
 
     def action_help(self) -> None:
