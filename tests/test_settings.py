@@ -10,7 +10,7 @@ from maumau.server.rules import Settings, SettingsError
 def test_classic_defaults_match_the_rules() -> None:
     s = Settings.create("classic")
     assert (s.target_score, s.mau_penalty, s.mau_window_ms) == (150, 2, 1500)
-    assert (s.turn_timeout_s, s.reconnect_grace_s, s.lag_compensation_max_ms) == (45, 60, 100)
+    assert (s.turn_timeout_s, s.reconnect_grace_s, s.lag_compensation_max_ms) == (45, 60, 200)
     assert s.jack_on_jack is True
     assert s.reverse_skips_with_two is False
     assert s.false_catch_penalty == 0

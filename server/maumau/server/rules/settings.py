@@ -64,7 +64,7 @@ class Settings:
     false_catch_penalty: int = 0
     mau_window_ms: int = 1500
     lag_compensation: bool = False
-    lag_compensation_max_ms: int = 100
+    lag_compensation_max_ms: int = 200
     turn_timeout_s: int = 45
     reconnect_grace_s: int = 60
     reverse_skips_with_two: bool = False
