@@ -255,3 +255,43 @@ async def test_kill_9_in_the_middle_of_a_series_brings_everything_back(tmp_path:
         assert [line["rank"] for line in done.standings] == [1, 2, 3, 4, 5, 6]
     finally:
         stop(server)
+
+
+async def test_guests_on_loopback_each_make_a_tournament_and_the_last_director_gone_ends_it(
+    tmp_path: Path,
+) -> None:
+    """At the SSH party every guest's client connects from 127.0.0.1: the caps per
+    address would make the whole party one person, so loopback is capped per session
+    (the third guest's tournament used to be refused). A tournament whose director
+    and players are all gone is called off after the idle timeout."""
+    options = ["--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "s.db")]
+    server, port = start_server_process(*options, "--idle-timeout", "3")
+    try:
+        guests = [await WireClient.connect("127.0.0.1", port, f"Guest{n}") for n in range(4)]
+        made = []
+        for n, guest in enumerate(guests):
+            await guest.send(
+                CreateTournament(
+                    name=f"Guest{n}'s",
+                    settings={"variant": "classic", "seats": 4},
+                    series=1,
+                    final=False,
+                    bots=True,
+                    late_join=False,
+                )
+            )
+            made.append(await tournament_of(guest, lambda t, n=n: t.name == f"Guest{n}'s"))
+        await guests[0].aclose()
+        watcher = guests[1]
+        await watcher.send(WatchTournament(made[0].id))
+        off = await tournament_of(
+            watcher, lambda t: t.id == made[0].id and t.state == "cancelled", timeout=30
+        )
+        assert off.director == "Guest0"
+        await watcher.send(WatchTournament(made[1].id))
+        still = await tournament_of(watcher, lambda t: t.id == made[1].id)
+        assert still.state == "registering"  # its director is there
+        for guest in guests[1:]:
+            await guest.aclose()
+    finally:
+        stop(server)
