@@ -156,6 +156,23 @@ async def test_a_tournament_nobody_is_at_is_cancelled_after_the_idle_timeout_and
         zoe = await connect_from(server, nursery, "Zoe", "10.0.1.1")
         await zoe.send(create("Zoe's"))
         assert (await tournament_of(zoe)).state == "registering"
+        assert server.commit()
+        nursery.cancel_scope.cancel()
+    store.close()
+
+    # Called off, they stay in the history: listed (the last five) and shown.
+    store = Store(tmp_path / "t.db")
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, store=store)
+        server.restore()
+        listed = server.lobby.lobby_message().tournaments
+        states = [t["state"] for t in listed]
+        assert states[0] == "registering" and set(states[1:]) == {"cancelled"}
+        zed = await connect(server, nursery, "Zed")
+        for tid in (1, OPEN_MAX):  # the oldest is read back from the store
+            await zed.send(WatchTournament(tid))
+            shown = await tournament_of(zed, lambda t, tid=tid: t.id == tid)
+            assert shown.state == "cancelled"
         nursery.cancel_scope.cancel()
     store.close()
 

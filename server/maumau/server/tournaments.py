@@ -703,11 +703,19 @@ class Tournaments:
         :mod:`.tournament.window` for what one receiver gets of them)."""
         by_id = {s.id: s for s in self.lobby.sessions.values()}
         tables = {t.id: t for t in self.lobby.tables.values()}
+        entries = {e.key: e for e in tournament.entries}
+        seated = {
+            key: record.id
+            for record in tournament.current_tables()
+            for key in record.keys
+            if key is not None
+        }
+        playing = tournament.state in ("playing", "final")
         standings = []
         order = []
         for i, line in enumerate(tournament.standings()):
             order.append(line.key)
-            entry = tournament.entry(line.key)
+            entry = entries.get(line.key)
             session = by_id.get(line.key)
             row: dict[str, Any] = {
                 "rank": line.rank,
@@ -721,9 +729,8 @@ class Tournaments:
                 "connected": session is not None and session.connected,
                 "line": i,
             }
-            seated = tournament.seated(line.key)
-            if seated is not None and tournament.state in ("playing", "final"):
-                row["table"] = seated.id
+            if playing and line.key in seated:
+                row["table"] = seated[line.key]
             standings.append(row)
         rows = []
         numbers: dict[int, int] = {}  # the tables drawn so far, by series
@@ -999,7 +1006,7 @@ class Tournaments:
         try:
             saved = store.tournaments(open_only=True)
             for data in store.tournaments(open_only=False, limit=FINISHED_SHOWN):
-                if data.get("state") == "finished":
+                if data.get("state") in ("finished", "cancelled"):
                     self.finished.append(TournamentState.from_dict(data))
         except sqlite3.Error:
             log.exception("the tournaments could not be read")

@@ -20,7 +20,7 @@ from typing import Any
 
 from .standings import Standing, TableResult, standings
 
-STATES = ("registering", "playing", "break", "final", "finished")
+STATES = ("registering", "playing", "break", "final", "finished", "cancelled")
 
 
 @dataclass(slots=True)
