@@ -69,6 +69,7 @@ class Saver:
         self.save_retry = save_retry
         self.on_restored: list[Callable[[float], None]] = []
         self._unsaved: dict[int, Table] = {}  # tables whose record the next commit writes
+        self._writers: dict[object, Callable[[], None]] = {}  # other records, by a key
         self._infos_sent: set[Table] = set()  # tables whose info_sent the commit saves
         self._nursery: trio.Nursery | None = None
         outbox.commit = self.commit
@@ -103,12 +104,19 @@ class Saver:
 
     def commit_soon(self) -> None:
         """Have the flusher commit the store's open group with its next batch."""
-        if self.store is not None and (self.store.dirty or self._unsaved):
+        if self.store is not None and (self.store.dirty or self._unsaved or self._writers):
             self.outbox.wake()
 
     def save_later(self, table: Table) -> None:
         """Write ``table``'s record just before the next commit."""
         self._unsaved[table.id] = table
+        self.outbox.wake()
+
+    def write_later(self, key: object, write: Callable[[], None]) -> None:
+        """Call ``write`` (which writes a record to the store) just before the next
+        commit: once, however often it is asked for with the same ``key`` before then
+        (a tournament whose every table's end would write it whole)."""
+        self._writers[key] = write
         self.outbox.wake()
 
     def info_sent(self, table: Table) -> None:
@@ -123,6 +131,10 @@ class Saver:
             tables, self._unsaved = self._unsaved, {}
             for table in tables.values():
                 table.write_record()
+        if self._writers:
+            writers, self._writers = self._writers, {}
+            for write in writers.values():
+                write()
         store = self.store
         if store is None or not store.dirty:
             self._saved()

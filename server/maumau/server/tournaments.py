@@ -696,11 +696,13 @@ class Tournaments:
         self, tournament: TournamentState, key: str | None, window: Window = TOP
     ) -> Tournament:
         """The ``tournament`` message for the player whose session id is ``key``."""
-        return self._cut(self._whole(tournament), key, window)
+        return self._cut(self._whole(tournament, [window]), key, window)
 
-    def _whole(self, tournament: TournamentState) -> _Whole:
-        """Every line of the standings and every table, as sent (see
+    def _whole(self, tournament: TournamentState, windows: list[Window]) -> _Whole:
+        """Every line of the standings, and every table of the series that
+        ``windows`` show (the current one always), as sent (see
         :mod:`.tournament.window` for what one receiver gets of them)."""
+        wanted = {tournament.series_no} | {w.series for w in windows if w.series is not None}
         by_id = {s.id: s for s in self.lobby.sessions.values()}
         tables = {t.id: t for t in self.lobby.tables.values()}
         entries = {e.key: e for e in tournament.entries}
@@ -736,6 +738,8 @@ class Tournaments:
         numbers: dict[int, int] = {}  # the tables drawn so far, by series
         for record in tournament.tables:
             numbers[record.series] = numbers.get(record.series, 0) + 1
+            if record.series not in wanted:
+                continue  # nobody it is for looks at that series
             live = tables.get(record.id)
             if record.scores is not None:
                 scores, state = record.scores, "finished"
@@ -787,9 +791,8 @@ class Tournaments:
         fingerprint = msgpack.packb([fixed, standings, rows])
         fixed["starts_in"] = None if starts_in is None else round(starts_in, 1)
         fixed["clock"] = None if clock is None else round(clock, 1)
-        return _Whole(
-            fixed, standings, order, rows, [list(r.keys) for r in tournament.tables], fingerprint
-        )
+        keys = [list(r.keys) for r in tournament.tables if r.series in wanted]
+        return _Whole(fixed, standings, order, rows, keys, fingerprint)
 
     def _cut(self, whole: _Whole, key: str | None, window: Window) -> Tournament:
         part = window_cut(
@@ -856,23 +859,29 @@ class Tournaments:
         self.lobby.lobby_changed()
 
     def _save(self, tournament: TournamentState) -> None:
+        """Write ``tournament`` with the next commit (once, however often it changes
+        before then: a series' every table's end would write it whole each time)."""
         store = self.lobby.store
         if store is None:
             return
-        try:
-            store.save_tournament(
-                tournament.id, tournament.name, tournament.state, tournament.to_dict()
-            )
-        except sqlite3.Error:
-            log.exception("tournament %d could not be saved", tournament.id)
-        self.lobby.commit_soon()
+
+        def write() -> None:
+            try:
+                store.save_tournament(
+                    tournament.id, tournament.name, tournament.state, tournament.to_dict()
+                )
+            except sqlite3.Error:
+                log.exception("tournament %d could not be saved", tournament.id)
+
+        self.lobby.saver.write_later(("tournament", tournament.id), write)
 
     def _broadcast(self, tournament: TournamentState, force: bool) -> None:
-        whole = self._whole(tournament)
+        audience = self._audience(tournament)
+        whole = self._whole(tournament, [window for _, window in audience])
         if not force and self._sent.get(tournament.id) == whole.fingerprint:
             return
         self._sent[tournament.id] = whole.fingerprint
-        for session, window in self._audience(tournament):
+        for session, window in audience:
             session.send(self._cut(whole, session.id, window))
 
     async def _run(self) -> None:
