@@ -469,3 +469,119 @@ async def test_a_tournament_of_500_players_and_20_series_is_told_in_windows_belo
         lobby = server.lobby.lobby_message()
         assert isinstance(lobby, Lobby) and frame_size(lobby) < MAX_FRAME
         nursery.cancel_scope.cancel()
+
+
+# --- what a review found ------------------------------------------------------------------
+
+
+async def test_a_late_arrival_never_drops_a_player_of_a_running_tournament(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """After the start, registered players whose connection dropped keep their place
+    (their seats wait for them), however many more come from the same address."""
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, bot_delay=0.05, hard_budget=0, idle_timeout=3600)
+        dee = await connect_from(server, nursery, "Dee", "127.0.0.1")
+        await dee.send(create(late_join=True, bots=True, series=3))
+        tid = (await tournament_of(dee)).id
+        players = []
+        for n in range(8):
+            player = await connect_from(server, nursery, f"P{n}", "127.0.0.1")
+            await player.send(JoinTournament(tid))
+            await tournament_of(player, lambda t: t.you is not None)
+            players.append(player)
+        await dee.send(StartTournament(tid))
+        await trio.sleep(1)
+        for player in players[:6]:
+            await player.aclose()
+        await trio.sleep(1)
+        late = await connect_from(server, nursery, "Late", "127.0.0.1")
+        await late.send(JoinTournament(tid))
+        await tournament_of(late, lambda t: t.you is not None)
+        state = server.tournaments.open[tid]
+        assert not any(e.withdrawn for e in state.entries)
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.deadline(600)
+async def test_a_pause_while_the_store_cannot_save_does_not_count_as_away(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, idle_timeout=30)
+        dee = await connect(server, nursery, "Dee")
+        await dee.send(create())
+        tid = (await tournament_of(dee)).id
+        zoe = await connect(server, nursery, "Zoe")
+        await zoe.send(JoinTournament(tid))
+        await tournament_of(zoe, lambda t: t.you is not None)
+        await zoe.aclose()
+        await dee.aclose()
+        await trio.sleep(5)
+        server.outbox.holding = True  # a commit failed: nobody can come back
+        await trio.sleep(100)
+        server.saver._saving_restored(100)  # it saves again
+        await trio.sleep(3)
+        state = server.tournaments.open[tid]  # neither cancelled
+        assert [e.name for e in state.entries] == ["Zoe"]  # nor dropped
+        await trio.sleep(30)  # the rest of the idle timeout: now both
+        assert tid not in server.tournaments.open
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_refused_hello_takes_nobodys_name_and_a_freed_name_follows_nothing(
+    autojump_clock: trio.testing.MockClock, tmp_path
+) -> None:
+    store = Store(tmp_path / "t.db")
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, store=store, idle_timeout=3600, max_clients=2)
+        dee = await connect(server, nursery, "Dee")
+        await dee.send(create())
+        tid = (await tournament_of(dee)).id
+        squatter = await connect(server, nursery, "Zoe")
+        await squatter.send(JoinTournament(tid))
+        await tournament_of(squatter, lambda t: t.you is not None)
+        await squatter.aclose()
+        await trio.sleep(1)
+        other = await connect(server, nursery, "Other")  # the server is full now
+        zoe_stream, server_stream = trio.testing.memory_stream_pair()
+        nursery.start_soon(server.handle, server_stream)
+        with pytest.raises(Exception):  # noqa: B017 (refused: server_full)
+            await WireClient.open(zoe_stream, "Zoe", None, "secret-of-Zoe-0123456789")
+        assert [e.name for e in server.tournaments.open[tid].entries] == ["Zoe"]
+        await other.aclose()
+        await trio.sleep(1)
+        # A name freed by the next hello lets go of what its session followed.
+        for _ in range(20):
+            visitor = await connect(server, nursery, "Vic")
+            await visitor.send(WatchTournament(tid))
+            await tournament_of(visitor)
+            await visitor.aclose()
+            await trio.sleep(0.5)
+        assert sum(f.session.name == "Vic" for f in server.tournaments.followers.values()) <= 1
+        nursery.cancel_scope.cancel()
+    store.close()
+
+
+async def test_the_caps_per_address_hold_across_a_restart(
+    autojump_clock: trio.testing.MockClock, tmp_path
+) -> None:
+    store = Store(tmp_path / "t.db")
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, store=store, idle_timeout=3600)
+        for n in range(PER_ADDRESS):
+            director = await connect_from(server, nursery, f"D{n}", "192.168.1.7")
+            await director.send(create(f"T{n}"))
+            await tournament_of(director)
+        assert server.commit()
+        nursery.cancel_scope.cancel()
+    store.close()
+    store = Store(tmp_path / "t.db")
+    async with trio.open_nursery() as nursery:
+        server = await start_server(nursery, store=store, idle_timeout=3600)
+        server.restore()
+        late = await connect_from(server, nursery, "Late", "192.168.1.7")
+        await late.send(create("Late"))
+        assert (await error_of(late)).code == "too_many_tournaments"
+        nursery.cancel_scope.cancel()
+    store.close()

@@ -144,7 +144,7 @@ def check_mau_decision(message: MauDecision, seats: int | None) -> str | None:
 def check_tournament(message: Tournament) -> str | None:
     found = [
         _unique((t.get("id") for t in message.tables), "tournament.tables: the table"),
-        _unique((row.get("name") for row in message.standings), "tournament.standings: the name"),
+        _unique((row.get("line") for row in message.standings), "tournament.standings: the line"),
         _finite(message.settings, "tournament.settings"),
         _seat(message.you, len(message.standings), "tournament.you (a line of standings)"),
     ]

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from maumau.protocol.messages import Tournament
+from maumau.protocol.messages import TOURNAMENT_STANDINGS_PAGE, Tournament
 
 from .i18n import _, ngettext, pgettext
 
@@ -168,9 +168,9 @@ class Following:
         return int(lines[0].get("line", 0)) if lines else 0
 
     def more_below(self) -> bool:
-        """Whether the standings go on below the lines shown."""
-        shown = [int(line.get("line", 0)) for line in self.info.standings]
-        return bool(shown) and max(shown) + 1 < self.info.players
+        """Whether the standings go on below the page shown (the receiver's own line,
+        which may follow the page, does not count)."""
+        return self.first_line + TOURNAMENT_STANDINGS_PAGE < self.info.players
 
     @property
     def shown_series(self) -> int:
@@ -183,10 +183,16 @@ class Following:
     # --- the tables ---------------------------------------------------------------------
 
     def table(self, table_id: int | None) -> dict[str, Any] | None:
-        """The tournament's table with this id, if it is one of its tables."""
+        """The tournament's table with this id, if it is one of its tables: one the
+        message lists, or (``series`` and ``no`` only) one of the current series a
+        line of the standings names (the message may show another page of tables)."""
         for table in self.info.tables:
             if table["id"] == table_id:
                 return table
+        for line in self.info.standings:
+            number = line.get("table_no")
+            if line.get("table") == table_id and isinstance(number, int):
+                return {"id": table_id, "series": self.info.series_no, "no": number}
         return None
 
     def is_final_table(self, table_id: int | None) -> bool:
@@ -195,7 +201,7 @@ class Following:
 
     def label(self, table_id: int | None) -> str:
         """A table as its players call it: ``1.2`` (the second table of series 1) or
-        ``final``; the id itself for a table the message does not list."""
+        ``final``; the id itself for a table the message does not know."""
         table = self.table(table_id)
         if table is None:
             return str(table_id)

@@ -1076,7 +1076,7 @@ _STANDING = s.record(
         "connected": s.boolean,
         "line": s.integer(0, TOURNAMENT_PLAYERS_MAX - 1),
     },
-    {"table": _TABLE_ID},
+    {"table": _TABLE_ID, "table_no": s.integer(1, TOURNAMENT_PLAYERS_MAX)},
 )
 _TOURNAMENT_TABLE = s.record(
     {

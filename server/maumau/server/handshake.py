@@ -90,7 +90,7 @@ class Handshake:
             log.exception("the secret of %s could not be checked", session.name)
             return False
 
-    def _win_name_back(self, hello: Hello) -> None:
+    def _win_name_back(self, hello: Hello) -> bool:
         """A hello with a secret, for a name nobody has claimed, wins it from the
         sessions that hold it without a connection and never proved a secret (a
         registration for a tournament, a seat kept): they are forgotten, so the name
@@ -98,22 +98,23 @@ class Handshake:
         theirs; a session of this very secret is taken back by the secret.)"""
         store = self.lobby.store
         if store is None or hello.secret is None:
-            return
+            return False
         skeleton = names.skeleton(hello.name)
         holders = [s for s in self.lobby.sessions.values() if s.skeleton == skeleton]
         if not holders or any(s.connected or s.verified for s in holders):
-            return
+            return False
         try:
             if store.check_player(hello.name, hello.secret, claim=False) != "free":
-                return
+                return False
         except sqlite3.Error:
             log.exception("the name %s could not be checked", hello.name)
-            return
+            return False
         for old in holders:
             log.info(
                 "%s's secret wins the name back from a session without a connection", hello.name
             )
             self.lobby.forget(old)
+        return True
 
     def _owner(self, hello: Hello) -> str | None:
         """Whose the name is: ``ok`` (the secret matches), ``new`` (claimed now),
@@ -155,7 +156,6 @@ class Handshake:
         if problem is not None:
             self._refuse("bad_name", problem, link, {"field": "hello.name"})
             return None
-        self._win_name_back(hello)
         owner = self._owner(hello)
         if owner == "reserved":
             self._refuse(
@@ -188,6 +188,8 @@ class Handshake:
         if connected >= self.max_clients:
             self._refuse("server_full", "the server is full", link)
             return None
+        if owner == "free" and self._win_name_back(hello):
+            self._owner(hello)  # claimed for this secret now that nobody holds it
         skeleton = names.skeleton(hello.name)
         online = next(
             (s for s in self.lobby.sessions.values() if s.skeleton == skeleton and s.connected),
@@ -204,7 +206,7 @@ class Handshake:
             return None
         # A name held by a disconnected session without a seat is freed.
         keepers = self.lobby.seat_keepers()
-        for token, old in list(self.lobby.sessions.items()):
+        for old in list(self.lobby.sessions.values()):
             if old.skeleton != skeleton:
                 continue
             keeps_seat = (
@@ -217,11 +219,7 @@ class Handshake:
                 or old in keepers
             )
             if not old.connected and not keeps_seat:
-                if old.table is not None:
-                    old.table.leave(old, keep=False)
-                del self.lobby.sessions[token]
-                if self.lobby.store is not None:
-                    self.lobby.store.drop_session(token)
+                self.lobby.forget(old)  # (its forget hooks too: it follows nothing now)
         if any(s.skeleton == skeleton for s in self.lobby.sessions.values()):
             self._refuse(
                 "name_taken",

@@ -27,9 +27,10 @@ after another:
    tournament is finished.
 
 Everyone registered, and whoever follows the tournament (``watch_tournament``), gets
-a ``tournament`` message on every change: the standings (see
-:mod:`.tournament.standings`), every series' tables with their live rounds and scores,
-the series clock and the countdown to the next start. While a series runs the
+a ``tournament`` message on every change: a page of the standings (see
+:mod:`.tournament.standings`), a page of one series' tables with their live rounds
+and scores (see "A tournament message is a window" below), the series clock and the
+countdown to the next start. While a series runs the
 message is refreshed every REFRESH_S seconds if anything in it changed.
 
 Its life has an end whatever its people do. The director may call it off
@@ -48,14 +49,18 @@ most PER_SESSION of them; one address has made at most PER_ADDRESS; one address 
 at most REGISTRATIONS_PER_ADDRESS players registered for one tournament. Every
 connection of the SSH party and of the browser guests comes from the host's own
 loopback address, each of them a guest the host let in: loopback addresses are
-capped per session only. From any address, loopback too, at most AWAY_PER_ADDRESS
-registrations of one tournament may be of sessions without a connection: past that,
-the oldest of them is dropped at once (so connect, register, close in a loop never
-fills a tournament). A series never opens more tables than the server's
-``max_tables`` leaves free: the director's go is refused with ``lobby_full``, and a
-start that comes due waits RETRY_S and tries again.
+capped per session only. Before the start, from any address, loopback too, at most
+AWAY_PER_ADDRESS registrations of one tournament may be of sessions without a
+connection: the next registration from that address drops the oldest beyond that
+(so connect, register, close in a loop never fills a tournament). The addresses are
+saved with the tournament, so the caps hold across a restart. A series never opens
+more tables than the server's ``max_tables`` leaves free: the director's go is
+refused with ``lobby_full``, and a start that comes due waits RETRY_S and tries
+again. Before the start, new registrations are told to everyone at most every CALM_S
+(the player who registers is told at once): hundreds registering at once would
+otherwise be told to hundreds each.
 
-A tournament message is a window (see :func:`_window`): a page of the standings and
+A tournament message is a window (see :mod:`.tournament.window`): a page of the standings and
 of one series' tables, with the receiver's own line and table, so that it stays far
 below the frame limit at TOURNAMENT_PLAYERS_MAX players and the most series; a
 ``watch_tournament`` names the page it wants.
@@ -109,6 +114,10 @@ log = logging.getLogger("maumau.server")
 
 BREAK_S = 30.0  # seconds between two series (the director may start the next sooner)
 REFRESH_S = 2.0  # while a series runs, followers are told its tables' progress this often
+# Before the start, everyone is told of new registrations at most this often: each
+# registration would otherwise be told to everyone registered before (with hundreds
+# registering at once, hundreds of messages for each).
+CALM_S = 1.0
 # A tournament that waits for its director's go, while its director has been away
 # this long, may be started by any of its registered players who is connected.
 HANDOVER_S = 120.0
@@ -163,9 +172,9 @@ class Tournaments:
         # connected; since when each registered session has had no connection.
         self._idle: dict[int, float] = {}
         self._away: dict[tuple[int, str], float] = {}
-        self._addresses: dict[str, str] = {}  # session id -> the address it registered from
         self._due: dict[int, float] = {}  # trio time of a tournament's next start
         self._sent: dict[int, bytes] = {}  # what followers were last told, per tournament
+        self._told: dict[int, float] = {}  # when (trio time), per tournament
         self._dirty: set[int] = set()
         # Since when (trio time) a tournament's director has been away (see HANDOVER_S).
         self._director_away: dict[int, float] = {}
@@ -177,9 +186,17 @@ class Tournaments:
         lobby.arrival_hooks.append(self.after_leaving_table)
         lobby.forget_hooks.append(self.forgotten)
         lobby.tournament_summaries = self.summaries
+        lobby.saver.on_restored.append(self.shift)
 
     def start(self, nursery: trio.Nursery) -> None:
         nursery.start_soon(self._run)
+
+    def shift(self, paused_for: float) -> None:
+        """The server could not save for ``paused_for`` seconds: nobody could come
+        back meanwhile, so that time does not count as away (nor as idle)."""
+        self._idle = {key: t + paused_for for key, t in self._idle.items()}
+        self._away = {key: t + paused_for for key, t in self._away.items()}
+        self._director_away = {key: t + paused_for for key, t in self._director_away.items()}
 
     # --- requests -----------------------------------------------------------------------
 
@@ -260,10 +277,10 @@ class Tournaments:
                 {"tournament": tournament.id},
             )
         address = session.address
-        if address is not None:
+        if address is not None and tournament.state == "registering":
             self._drop_away(tournament, address)
         if entry is None and address is not None and _per_address(address):
-            here = sum(1 for e in tournament.active() if self._addresses.get(e.key) == address)
+            here = sum(1 for e in tournament.active() if e.address == address)
             if here >= REGISTRATIONS_PER_ADDRESS:
                 raise TableError(
                     "too_many_registrations",
@@ -278,20 +295,22 @@ class Tournaments:
             )
         since = tournament.next_series()
         if entry is None:
-            tournament.entries.append(Entry(session.id, session.name, since=since))
+            tournament.entries.append(Entry(session.id, session.name, since=since, address=address))
         else:
             entry.withdrawn, entry.since = False, since
-        if address is not None:
-            self._addresses[session.id] = address
+            entry.address = address or entry.address
+        self._away.pop((tournament.id, session.id), None)
         log.info("tournament %d: %s registers", tournament.id, session.name)
         self._follow(session, tournament)
         self._changed(tournament)
+        self._send(session, tournament)  # at once: the others may be told a moment later
 
     def leave(self, session: Session, request: LeaveTournament) -> None:
         tournament = self._find(request.tournament)
         entry = tournament.entry(session.id)
         if entry is None or entry.withdrawn:
             raise TableError("not_registered", "you are not registered for this tournament")
+        self._away.pop((tournament.id, entry.key), None)
         if tournament.state == "registering":
             tournament.entries.remove(entry)
             log.info("tournament %d: %s unregisters", tournament.id, session.name)
@@ -356,8 +375,6 @@ class Tournaments:
             )
         if tournament.state in ("playing", "final"):
             raise TableError("tournament_running", "a series is being played")
-        if tournament.state == "finished":
-            raise TableError("tournament_running", "this tournament is over")
         self._start_series(tournament, by_director=True)
 
     def cancel(self, session: Session, request: CancelTournament) -> None:
@@ -375,10 +392,10 @@ class Tournaments:
     def _cancel(self, tournament: TournamentState, why: str) -> None:
         """End ``tournament`` as ``cancelled``: the tables of a series being played
         play their matches on as ordinary tables."""
-        for record in tournament.current_tables():
+        for record in tournament.tables:
             table = self.lobby.tables.get(record.id)
-            if table is not None and record.scores is None:
-                table.tournament = None
+            if table is not None:
+                table.tournament = None  # an ordinary table from now on
                 table.save()
         log.info("tournament %d %r is cancelled: %s", tournament.id, tournament.name, why)
         self._close(tournament, "cancelled")
@@ -388,7 +405,6 @@ class Tournaments:
         ever: a connect, watch, close loop grew the server by its every session), and
         its registrations go (it withdraws from a tournament that has started)."""
         self.followers.pop(session.id, None)
-        self._addresses.pop(session.id, None)
         for tournament in self.open.values():
             entry = tournament.entry(session.id)
             if entry is None or entry.withdrawn:
@@ -411,8 +427,7 @@ class Tournaments:
         away = [
             e
             for e in tournament.active()
-            if self._addresses.get(e.key) == address
-            and not (e.key in by_id and by_id[e.key].connected)
+            if e.address == address and not (e.key in by_id and by_id[e.key].connected)
         ]
         for entry in away[: max(0, len(away) - AWAY_PER_ADDRESS)]:
             self._unregister(
@@ -678,6 +693,8 @@ class Tournaments:
         self._due.pop(tournament.id, None)
         self._idle.pop(tournament.id, None)
         self._director_away.pop(tournament.id, None)
+        self._told.pop(tournament.id, None)
+        self._sent.pop(tournament.id, None)
         self.open.pop(tournament.id, None)
         for key in [k for k in self._away if k[0] == tournament.id]:
             del self._away[key]
@@ -707,8 +724,8 @@ class Tournaments:
         tables = {t.id: t for t in self.lobby.tables.values()}
         entries = {e.key: e for e in tournament.entries}
         seated = {
-            key: record.id
-            for record in tournament.current_tables()
+            key: (record.id, number)
+            for number, record in enumerate(tournament.current_tables(), start=1)
             for key in record.keys
             if key is not None
         }
@@ -732,7 +749,7 @@ class Tournaments:
                 "line": i,
             }
             if playing and line.key in seated:
-                row["table"] = seated[line.key]
+                row["table"], row["table_no"] = seated[line.key]
             standings.append(row)
         rows = []
         numbers: dict[int, int] = {}  # the tables drawn so far, by series
@@ -814,7 +831,8 @@ class Tournaments:
 
     def _send(self, session: Session, tournament: TournamentState) -> None:
         follower = self.followers.get(session.id)
-        window = follower.window if follower is not None else Window()
+        mine = follower is not None and follower.tournament == tournament.id
+        window = follower.window if follower is not None and mine else TOP
         session.send(self.message(tournament, session.id, window))
 
     def _follow(self, session: Session, tournament: TournamentState, window: Window = TOP) -> None:
@@ -880,7 +898,8 @@ class Tournaments:
         whole = self._whole(tournament, [window for _, window in audience])
         if not force and self._sent.get(tournament.id) == whole.fingerprint:
             return
-        self._sent[tournament.id] = whole.fingerprint
+        if tournament.id in self.open:
+            self._sent[tournament.id] = whole.fingerprint
         for session, window in audience:
             session.send(self._cut(whole, session.id, window))
 
@@ -911,8 +930,16 @@ class Tournaments:
                     changed = self.open.get(tournament_id) or next(
                         (t for t in self.finished if t.id == tournament_id), None
                     )
-                    if changed is not None:
-                        self._broadcast(changed, force=True)
+                    if changed is None:
+                        continue
+                    told = self._told.get(tournament_id)
+                    calm = told is not None and now - told < CALM_S
+                    if changed.state == "registering" and calm:
+                        self._dirty.add(tournament_id)  # told once CALM_S has passed
+                        continue
+                    if tournament_id in self.open:
+                        self._told[tournament_id] = now
+                    self._broadcast(changed, force=True)
             if now - last_refresh >= REFRESH_S:
                 last_refresh = now
                 self._note_directors(now)
@@ -920,7 +947,7 @@ class Tournaments:
                 for tournament in list(self.open.values()):
                     if tournament.state in ("playing", "final"):
                         self._broadcast(tournament, force=False)
-            wait = REFRESH_S
+            wait = REFRESH_S if not self._dirty else CALM_S
             if self._due:
                 wait = min(wait, max(0.0, min(self._due.values()) - trio.current_time()))
             self._wakeup = trio.Event()

@@ -31,6 +31,7 @@ class Entry:
     name: str
     withdrawn: bool = False
     since: int = 1  # the first series they may be seated in
+    address: str | None = None  # the address they registered from (for the caps)
 
 
 @dataclass(slots=True)
@@ -70,7 +71,7 @@ class TournamentState:
     starts_at: float | None = None  # when the next start is due (nil: the director's go)
     series_started: float | None = None
     finished_at: float | None = None
-    origin: str | None = None  # the address it was made from (not saved)
+    origin: str | None = None  # the address it was made from (for the caps)
 
     # --- questions --------------------------------------------------------------------
 
@@ -167,7 +168,6 @@ class TournamentState:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        del data["origin"]
         data["byes"] = [list(b) for b in self.byes]
         return data
 
