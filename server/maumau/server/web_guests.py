@@ -84,8 +84,7 @@ async def watch(process: trio.Process) -> None:
     lost their page; the game server plays on for everyone else)."""
     code = await process.wait()
     log.error(
-        "maumau-web ended (exit %s): browser guests cannot play until the server is "
-        "started again",
+        "maumau-web ended (exit %s): browser guests cannot play until the server is started again",
         code,
     )
 
