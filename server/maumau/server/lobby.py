@@ -47,6 +47,9 @@ log = logging.getLogger("maumau.server")
 
 LOBBY_BUDGET = 60_000  # bytes of a lobby frame given to tables and names
 LOBBY_MAX_ONLINE = 1000
+LOBBY_CALM = 0.05  # seconds a batch of lobby changes gathers (see Lobby._broadcaster)
+LOBBY_CALM_EACH = 0.001  # and this much more for every receiver of the last message
+LOBBY_CALM_MAX = 1.0
 
 
 class Lobby:
@@ -142,10 +145,15 @@ class Lobby:
         )
 
     async def _broadcaster(self) -> None:
+        """One lobby message per batch of changes, to everyone in the lobby. A batch
+        gathers LOBBY_CALM seconds, and LOBBY_CALM_EACH more for every receiver of the
+        last one (at most LOBBY_CALM_MAX): with hundreds in the lobby, every arrival
+        would otherwise send each of them a frame of up to 60 KB (the names online)."""
+        calm = LOBBY_CALM
         while True:
             await self._wakeup.wait()
             self._wakeup = trio.Event()
-            await trio.sleep(0.05)
+            await trio.sleep(calm)
             if self._dirty:
                 self._dirty = False
                 audience = [s for s in self.sessions.values() if s.connected and s.table is None]
@@ -154,6 +162,7 @@ class Lobby:
                     frame = encode_frame(message.to_wire())
                     for session in audience:
                         session.send(message, frame)
+                calm = min(LOBBY_CALM_MAX, LOBBY_CALM + LOBBY_CALM_EACH * len(audience))
 
     # --- tables -------------------------------------------------------------------
 
