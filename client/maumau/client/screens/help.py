@@ -115,6 +115,13 @@ def prose_markup() -> dict[str, str]:
   tournament. Placings earn points; the standings count the points,
   then the score. From the tournament's screen Enter watches a table.
 """
+    ) + _(
+        """\
+  There [ and ] show the tables of the series before and after, PgDn
+  at the end of the standings the next 50 players; its director calls
+  it off with x. One nobody of which is connected before its start is
+  called off by the server.
+"""
     )
     return {"mau": mau, "lag": lag, "away": away, "tournaments": tournaments}
 
