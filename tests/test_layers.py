@@ -65,7 +65,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),
     ("connections", ["maumau.server.connection"]),
     ("server", ["maumau.server.server"]),
-    ("server cli", ["maumau.server.cli", "maumau.server.web_guests"]),
+    ("server cli", ["maumau.server.cli", "maumau.server.web_guests", "maumau.server.wheelhouse"]),
     (
         "client model",
         [

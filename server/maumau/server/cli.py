@@ -26,6 +26,8 @@ from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION
 from .link import FLUSH_INTERVAL
 from .server import DEFAULT_PORT, Server, serve
 from .tournaments import BREAK_S
+from .wheelhouse import DEFAULT_PORT as WHEELHOUSE_PORT
+from .wheelhouse import Wheelhouse, WheelhouseError, find_wheel, install_lines
 
 log = logging.getLogger("maumau.server")
 
@@ -156,6 +158,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "before its client is closed (default 1800; the seat is kept)",
     )
     parser.add_argument(
+        "--wheelhouse",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also serve this folder of wheels (made by scripts/wheelhouse) over HTTP, "
+        "for guests without internet to install maumau from; prints the lines they type",
+    )
+    parser.add_argument(
+        "--wheelhouse-port",
+        type=int,
+        default=WHEELHOUSE_PORT,
+        metavar="PORT",
+        help=f"with --wheelhouse: its port (default {WHEELHOUSE_PORT}; 0 = any)",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
@@ -166,6 +183,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--port must be between 0 and 65535, not {args.port}")
     if args.web is not None and not 0 <= args.web <= 65535:
         parser.error(f"--web must be a port between 0 and 65535, not {args.web}")
+    if not 0 <= args.wheelhouse_port <= 65535:
+        parser.error(f"--wheelhouse-port must be between 0 and 65535, not {args.wheelhouse_port}")
+    if args.wheelhouse is not None:
+        try:
+            find_wheel(args.wheelhouse)
+        except WheelhouseError as error:
+            parser.error(f"--wheelhouse: {error}")
     if not 1 <= args.web_max <= 1000:
         parser.error("--web-max must be between 1 and 1000")
     if not 1 <= args.web_per_address <= 1000:
@@ -227,6 +251,11 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
                 print(f"  maumau-client {shown}:{port}", flush=True)
             if db is not None:
                 print(f"Games are journaled to {db.path}", flush=True)
+            wheels = None
+            if args.wheelhouse is not None:
+                wheels = Wheelhouse(args.wheelhouse, args.host or "0.0.0.0", args.wheelhouse_port)
+                wheels.start()
+                show_wheelhouse(wheels, hosts)
             web = None
             if args.web is not None:
                 web, _ = await web_guests.start(
@@ -248,6 +277,8 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
             async for signum in signals:
                 log.info("received %s", signal.Signals(signum).name)
                 break
+            if wheels is not None:
+                wheels.stop()
             async with trio.open_nursery() as stopping:
                 if web is not None:
                     watching.cancel()
@@ -255,6 +286,16 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
                 with trio.move_on_after(1.5):
                     await server.shutdown()
             nursery.cancel_scope.cancel()
+
+
+def show_wheelhouse(wheels: Wheelhouse, hosts: list[str]) -> None:
+    """The lines a guest without internet types to install maumau from the server."""
+    urls = [f"http://{f'[{h}]' if ':' in h else h}:{wheels.port}/" for h in hosts]
+    print(f"Guests without internet install maumau from {urls[0]} with one of:", flush=True)
+    for line in install_lines(urls[0], wheels.wheel.name):
+        print(f"  {line}", flush=True)
+    for other in urls[1:]:
+        print(f"  (or from {other})", flush=True)
 
 
 def web_game(host: str | None, port: int) -> str:
@@ -359,10 +400,14 @@ def main(argv: list[str] | None = None) -> None:
         log.info("lag compensation: %s, so the pongs alone bound credits", how)
     try:
         trio.run(run, args, db)
-    except (OSError, web_guests.WebFailed, BaseExceptionGroup) as error:
+    except (OSError, web_guests.WebFailed, WheelhouseError, BaseExceptionGroup) as error:
         web_failure = _first_error(error, web_guests.WebFailed)
         if web_failure is not None:
             print(f"maumau-server: --web {args.web}: {web_failure}", file=sys.stderr)
+            raise SystemExit(1) from None
+        wheels_failure = _first_error(error, WheelhouseError)
+        if wheels_failure is not None:
+            print(f"maumau-server: --wheelhouse: {wheels_failure}", file=sys.stderr)
             raise SystemExit(1) from None
         failure = _first_error(error, OSError)
         if failure is None:
