@@ -65,7 +65,15 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),
     ("connections", ["maumau.server.connection"]),
     ("server", ["maumau.server.server"]),
-    ("server cli", ["maumau.server.cli", "maumau.server.web_guests", "maumau.server.wheelhouse"]),
+    (
+        "server cli",
+        [
+            "maumau.server.cli",
+            "maumau.server.web_guests",
+            "maumau.server.wheelhouse",
+            "maumau.server.announce",
+        ],
+    ),
     (
         "client model",
         [
@@ -83,7 +91,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.client.web.identity",
         ],
     ),
-    ("client net", ["maumau.client.net", "maumau.client.address"]),
+    ("client net", ["maumau.client.net", "maumau.client.address", "maumau.client.discovery"]),
     ("client widgets", ["maumau.client.widgets.*"]),
     ("client screens", ["maumau.client.screens.*"]),
     ("client app", ["maumau.client.connection", "maumau.client.app"]),

@@ -62,7 +62,7 @@ def offline(*command: str) -> list[str]:
 
 
 @pytest.mark.skipif(
-    os.geteuid() != 0 and not os.environ.get("MAUMAU_REQUIRE_UNSHARE"),
+    os.geteuid() != 0 and not os.environ.get("MAUMAU_REQUIRE_NETNS"),
     reason="cutting the network off (unshare -n) needs root",
 )
 def test_a_fresh_venv_without_network_installs_from_it_and_the_client_starts(

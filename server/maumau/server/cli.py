@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import ipaddress
 import logging
 import shlex
 import signal
+import socket
 import sqlite3
 import sys
 from pathlib import Path
@@ -20,8 +22,10 @@ from typing import TypeVar
 import trio
 
 from maumau.protocol.lan import shown_hosts
+from maumau.protocol.messages import PROTOCOL_VERSION
 
-from . import kernel_rtt, store, web_guests
+from . import kernel_rtt, names, store, web_guests
+from .announce import announce
 from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION
 from .link import FLUSH_INTERVAL
 from .server import DEFAULT_PORT, Server, serve
@@ -158,6 +162,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "before its client is closed (default 1800; the seat is kept)",
     )
     parser.add_argument(
+        "--no-announce",
+        action="store_true",
+        help="do not announce the server on the LAN (DNS-SD), where clients find it",
+    )
+    parser.add_argument(
+        "--announce-name",
+        default=socket.gethostname() or "maumau",
+        metavar="NAME",
+        help="the name clients list the server by (default: this machine's name)",
+    )
+    parser.add_argument(
         "--wheelhouse",
         type=Path,
         default=None,
@@ -185,6 +200,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--web must be a port between 0 and 65535, not {args.web}")
     if not 0 <= args.wheelhouse_port <= 65535:
         parser.error(f"--wheelhouse-port must be between 0 and 65535, not {args.wheelhouse_port}")
+    name_problem = names.chat_problem(args.announce_name)
+    if name_problem is not None or len(args.announce_name) > 63:
+        parser.error(f"--announce-name: {name_problem or 'at most 63 characters'}")
     if args.wheelhouse is not None:
         try:
             find_wheel(args.wheelhouse)
@@ -258,7 +276,7 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
                 show_wheelhouse(wheels, hosts)
             web = None
             if args.web is not None:
-                web, _ = await web_guests.start(
+                web, web_port = await web_guests.start(
                     web_game(args.host, port),
                     args.host or "0.0.0.0",
                     args.web,
@@ -274,6 +292,12 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
                         await web_guests.watch(process)
 
                 nursery.start_soon(watch_web)
+            if not args.no_announce and not loopback_only(args.host):
+                web_url = None
+                if args.web is not None and hosts:
+                    shown = f"[{hosts[0]}]" if ":" in hosts[0] else hosts[0]
+                    web_url = f"http://{shown}:{web_port}/"
+                nursery.start_soon(announced, args, port, server, web_url)
             async for signum in signals:
                 log.info("received %s", signal.Signals(signum).name)
                 break
@@ -286,6 +310,37 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
                 with trio.move_on_after(1.5):
                     await server.shutdown()
             nursery.cancel_scope.cancel()
+
+
+def loopback_only(host: str | None) -> bool:
+    """Whether the server listens on this machine's loopback only: nobody on the LAN
+    could connect, so it is not announced there."""
+    if host in (None, "", "0.0.0.0", "::"):
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+async def announced(
+    args: argparse.Namespace, port: int, server: Server, web_url: str | None
+) -> None:
+    """Announce the server on the LAN (see :mod:`.announce`); a LAN where that
+    cannot be done is said in the log, and the server plays on without it."""
+    try:
+        await announce(
+            args.announce_name,
+            port,
+            args.host,
+            PROTOCOL_VERSION,
+            lambda: len(server.online()),
+            web_url,
+        )
+    except Exception as error:  # no multicast, no interface: the game goes on
+        log.warning("the server is not announced on the LAN: %s", error)
 
 
 def show_wheelhouse(wheels: Wheelhouse, hosts: list[str]) -> None:

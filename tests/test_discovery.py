@@ -1,0 +1,225 @@
+"""Finding the server on the LAN, on a LAN of its own: two network namespaces the
+test makes (as root), joined by a veth pair. The real ``maumau-server`` announces
+itself in one; the client's browser (``maumau.client.discovery``) in the other finds
+it, with its name, port and protocol version, connects to the address found, and
+finds it again at its new address once the host's address changes. Nothing is sent
+on this machine's own interfaces. Also: what others announce is read as a claim."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from maumau.protocol.discovery import SERVICE_TYPE, read_txt, txt
+from maumau.protocol.messages import PROTOCOL_VERSION
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BROWSER = textwrap.dedent(
+    """
+    import json, socket, sys, time
+    from maumau.client.discovery import Discovery
+
+    def changed(servers):
+        for found in servers:
+            try:
+                with socket.create_connection((found.host, found.port), timeout=3):
+                    reached = True
+            except OSError:
+                reached = False
+            line = dict(name=found.name, host=found.host, port=found.port,
+                        version=found.version, players=found.players, reached=reached)
+            print(json.dumps(line), flush=True)
+
+    discovery = Discovery(changed)
+    assert discovery.start()
+    time.sleep(float(sys.argv[1]))
+    discovery.close()
+    """
+)
+
+
+def test_what_others_announce_is_read_as_a_claim() -> None:
+    found = read_txt(f"x.{SERVICE_TYPE}", "10.0.0.5", 7766, txt("Party room", 8, 3, None))
+    assert found is not None
+    assert (found.name, found.address, found.version, found.players) == (
+        "Party room",
+        "10.0.0.5:7766",
+        8,
+        3,
+    )
+    hostile = {b"name": b"\x1b[31m" + b"A" * 500, b"version": b"-1", b"players": b"9" * 40}
+    odd = read_txt(f"Odd.{SERVICE_TYPE}", "fe80::1", 80, hostile)
+    assert odd is not None
+    assert "\x1b" not in odd.name and len(odd.name) <= 100
+    assert (odd.version, odd.players, odd.address) == (None, None, "[fe80::1]:80")
+    assert read_txt(f"Named.{SERVICE_TYPE}", "10.0.0.6", 1, {}).name == "Named"
+    assert read_txt("x", "", 7766, {}) is None
+    assert read_txt("x", "10.0.0.7", 0, {}) is None
+
+
+def ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=30)
+
+
+@pytest.fixture
+def lan() -> Any:
+    """Two namespaces joined by a veth pair: (host namespace, guest namespace)."""
+    if os.geteuid() != 0 and not os.environ.get("MAUMAU_REQUIRE_NETNS"):
+        pytest.skip("network namespaces need root")
+    assert shutil.which("ip"), "ip (iproute2) is needed"
+    tag = f"mm{os.getpid() % 100000}"
+    host, guest = f"{tag}h", f"{tag}g"
+    ip("netns", "add", host)
+    try:
+        ip("netns", "add", guest)
+        ip("link", "add", f"{tag}a", "netns", host, "type", "veth", "peer", "name", f"{tag}b",
+           "netns", guest)  # fmt: skip
+        ip("-n", host, "addr", "add", "10.213.0.1/24", "dev", f"{tag}a")
+        ip("-n", guest, "addr", "add", "10.213.0.2/24", "dev", f"{tag}b")
+        for ns, dev in ((host, f"{tag}a"), (guest, f"{tag}b")):
+            ip("-n", ns, "link", "set", dev, "up")
+            ip("-n", ns, "link", "set", "lo", "up")
+        yield host, guest, f"{tag}a"
+    finally:
+        subprocess.run(["ip", "netns", "del", host], capture_output=True, timeout=30)
+        subprocess.run(["ip", "netns", "del", guest], capture_output=True, timeout=30)
+
+
+def in_ns(ns: str, *command: str) -> list[str]:
+    return ["ip", "netns", "exec", ns, *command]
+
+
+def sightings(browser: subprocess.Popen[str], want: Any, seconds: float) -> dict[str, Any]:
+    """The first line the browser prints that ``want`` accepts."""
+    assert browser.stdout is not None
+    deadline = time.monotonic() + seconds
+    seen = []
+    while time.monotonic() < deadline:
+        line = browser.stdout.readline()
+        if not line:
+            break
+        found = json.loads(line)
+        seen.append(found)
+        if want(found):
+            return found
+    problems = browser.stderr.read() if browser.poll() is not None and browser.stderr else ""
+    raise AssertionError(f"not seen: {seen} {problems}")
+
+
+def test_the_client_finds_the_announced_server_and_again_at_its_new_address(lan) -> None:
+    host, guest, device = lan
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("protocol", "server", "client")),
+        "PYTHONUNBUFFERED": "1",
+    }
+    server = subprocess.Popen(
+        in_ns(
+            host,
+            sys.executable,
+            "-m",
+            "maumau.server.cli",
+            "--port",
+            "0",
+            "--no-db",
+            "--announce-name",
+            "Party room",
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    browser = subprocess.Popen(
+        in_ns(guest, sys.executable, "-c", BROWSER, "40"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        assert server.stdout is not None
+        listening = server.stdout.readline()
+        assert "listening on port" in listening, listening + server.stderr.read()
+        port = int(listening.split("port ")[1].split(".")[0])
+        first = sightings(browser, lambda f: f["host"] == "10.213.0.1", 20)
+        assert first == {
+            "name": "Party room",
+            "host": "10.213.0.1",
+            "port": port,
+            "version": PROTOCOL_VERSION,
+            "players": 0,
+            "reached": True,
+        }
+        # The host's address changes (a new DHCP lease): it is found at the new one.
+        ip("-n", host, "addr", "del", "10.213.0.1/24", "dev", device)
+        ip("-n", host, "addr", "add", "10.213.0.5/24", "dev", device)
+        try:
+            again = sightings(browser, lambda f: f["host"] == "10.213.0.5", 25)
+        except AssertionError:
+            os.killpg(server.pid, signal.SIGTERM)
+            raise AssertionError(server.communicate(timeout=10)[1][-3000:]) from None
+        assert again["reached"] and again["port"] == port
+    finally:
+        for process in (browser, server):
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
+
+
+def test_a_server_on_loopback_only_is_not_announced(lan) -> None:
+    host, guest, _ = lan
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("protocol", "server", "client")),
+    }
+    server = subprocess.Popen(
+        in_ns(
+            host,
+            sys.executable,
+            "-m",
+            "maumau.server.cli",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-db",
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        assert server.stdout is not None
+        assert "listening on port" in server.stdout.readline()
+        browser = subprocess.run(
+            in_ns(guest, sys.executable, "-c", BROWSER, "6"),
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert browser.returncode == 0, browser.stderr
+        assert browser.stdout == ""
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
