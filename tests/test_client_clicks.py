@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from rich.cells import cell_len
 from textual.widget import Widget
-from textual.widgets import Button, DataTable, Input
+from textual.widgets import Button, DataTable, Input, OptionList
 from textual.widgets._footer import FooterKey
 
 from maumau.client import i18n, render
@@ -47,7 +47,9 @@ from maumau.client.widgets.action_bar import ROOMY_ROWS, ActionBar, TapButton
 from maumau.client.widgets.hand import Hand
 from maumau.client.widgets.key_footer import PairKey
 from maumau.client.widgets.seat_plan import SeatPlan
+from maumau.protocol.discovery import Found
 from maumau.protocol.messages import (
+    PROTOCOL_VERSION,
     CreateTable,
     DrawCard,
     JoinTable,
@@ -653,6 +655,36 @@ def test_the_connect_screen_connects_by_its_button(server: int) -> None:
             app.screen.query_one("#name", Input).value = "Zed"
             await click(pilot, go)
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+    run(scenario)
+
+
+def test_the_connect_screen_lists_the_servers_found_and_a_tap_connects(server: int) -> None:
+    """The servers announced on the LAN (fed to the screen as its browser would) are
+    listed as they call themselves, literally; a tap on one connects to it."""
+    app = MauMauApp(None, None, "Zed")
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
+            screen = app.screen
+            assert isinstance(screen, ConnectScreen)
+            listed = screen.query_one("#servers", OptionList)
+            assert not listed.display  # nothing found yet: no list
+            screen.found(
+                [
+                    Found("Party [b]room[/b]", "127.0.0.1", server, PROTOCOL_VERSION, 3, None),
+                    Found("Old box", "127.0.0.1", 9, 7, 0, None),
+                ]
+            )
+            await pilot.pause()
+            assert listed.display and listed.option_count == 2
+            first = str(listed.get_option_at_index(0).prompt)
+            assert first == f"Party [b]room[/b]  127.0.0.1:{server}  3 online"
+            assert "protocol 7" in str(listed.get_option_at_index(1).prompt)
+            await click(pilot, listed, (3, 1))  # (row 0 is its border)
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            assert (app.connection.host, app.connection.port) == ("127.0.0.1", server)
 
     run(scenario)
 

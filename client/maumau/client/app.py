@@ -148,6 +148,9 @@ class MauMauApp(App[None]):
     CSS_PATH = Path(__file__).with_name("maumau.tcss")
     TITLE = "maumau"
     ENABLE_COMMAND_PALETTE = False
+    # Whether the connect screen lists the servers announced on the LAN (set by
+    # maumau-client started without an address; off in tests and for web guests).
+    discover = False
 
     def __init__(
         self,
@@ -300,7 +303,9 @@ class MauMauApp(App[None]):
         else:
             saved = config.load()
             address = saved.get("server", "")
-            self.push_screen(ConnectScreen(address, name or saved.get("name", "")))
+            self.push_screen(
+                ConnectScreen(address, name or saved.get("name", ""), discover=self.discover)
+            )
 
     def connect_to(self, host: str, port: int, name: str) -> None:
         # The embedded server of --local keeps no records: no secret to keep for it.
@@ -432,7 +437,9 @@ class MauMauApp(App[None]):
         if self.web_key is not None:  # a browser guest may not choose another server
             self.push_screen(WebLoginScreen(self.server_label, self.connection.name, message))
             return
-        self.push_screen(ConnectScreen(self.server_label, self.connection.name, message))
+        self.push_screen(
+            ConnectScreen(self.server_label, self.connection.name, message, self.discover)
+        )
 
     async def on_server_message(self, event: ServerMessage) -> None:
         if not self.is_running:

@@ -149,6 +149,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--local", action="store_true", help=_("play against bots on this machine"))
     parser.add_argument(
+        "--no-discover",
+        action="store_true",
+        help=_("without an address: do not list the servers announced on the network"),
+    )
+    parser.add_argument(
         "--variant", choices=["classic", "american"], default="classic", help=_("with --local")
     )
     parser.add_argument(
@@ -228,6 +233,7 @@ def main(argv: list[str] | None = None) -> None:
         app.replay_password = args.password
     else:
         app = MauMauApp(None, None, name, ascii_only)
+        app.discover = not args.no_discover
     app.exit_signals = (signal.SIGTERM, signal.SIGHUP)
     app.run()
     if os.environ.get("MAUMAU_DEBUG"):
