@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from rich.cells import cell_len
 from textual.widget import Widget
-from textual.widgets import Button, DataTable, Input, OptionList
+from textual.widgets import Button, DataTable, Input, OptionList, Static
 from textual.widgets._footer import FooterKey
 
 from maumau.client import i18n, render
@@ -682,6 +682,9 @@ def test_the_connect_screen_lists_the_servers_found_and_a_tap_connects(server: i
             first = str(listed.get_option_at_index(0).prompt)
             assert first == f"Party [b]room[/b]  127.0.0.1:{server}  3 online"
             assert "protocol 7" in str(listed.get_option_at_index(1).prompt)
+            assert listed.highlighted == 0  # Enter on the list takes the first
+            hint = str(screen.query_one("#connect-hint", Static).render())
+            assert "Shift+Tab picks a server found" in hint
             await click(pilot, listed, (3, 1))  # (row 0 is its border)
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
             assert (app.connection.host, app.connection.port) == ("127.0.0.1", server)

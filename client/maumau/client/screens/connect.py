@@ -64,7 +64,7 @@ class ConnectScreen(RoomAware, AsciiAware, Screen[None]):
             yield Label(_("Your name"))
             yield Input(self.player, placeholder="Ann", id="name", max_length=24)
             yield Static(literal(self.message), id="connect-message", classes="error")
-            yield Static(_("Enter connects, Esc quits"), classes="hint")
+            yield Static(_("Enter connects, Esc quits"), classes="hint", id="connect-hint")
             with Horizontal(classes="dialog-buttons"):
                 # NOTE: the connect screen's button (Enter does the same).
                 yield TapButton(_("Connect"), id="connect-go", variant="primary", compact=True)
@@ -93,9 +93,17 @@ class ConnectScreen(RoomAware, AsciiAware, Screen[None]):
         listed = self.query_one("#servers", OptionList)
         label = self.query_one("#servers-label", Label)
         listed.display = label.display = bool(self.servers)
+        was = listed.highlighted
         listed.clear_options()
         for index, server in enumerate(self.servers):
             listed.add_option(Option(literal(self._line(server)), id=str(index)))
+        if self.servers:
+            listed.highlighted = min(was or 0, len(self.servers) - 1)
+            # NOTE: the connect screen's hint once servers on the network are listed.
+            hint = _("Enter connects, Shift+Tab picks a server found, Esc quits")
+        else:
+            hint = _("Enter connects, Esc quits")
+        self.query_one("#connect-hint", Static).update(hint)
 
     @staticmethod
     def _line(server: Found) -> str:
