@@ -50,6 +50,7 @@ from maumau.protocol.messages import (
     CancelTournament,
     JoinTournament,
     LeaveTournament,
+    Message,
     StartTournament,
     WatchTable,
     WatchTournament,
@@ -413,49 +414,40 @@ class TournamentScreen(Screen[None]):
         if following is not None:
             self.app.post_message(ToServer(LeaveTournament(following.id)))
 
-    def action_withdraw(self) -> None:
-        following = self.following
-        if following is None:
-            return
-        tournament = following.id
+    def _ask(self, question: str, request: Message) -> None:
+        """Send ``request`` once the player confirms ``question`` (a catalog id)."""
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self.app.post_message(ToServer(LeaveTournament(tournament)))
+                self.app.post_message(ToServer(request))
 
-        question = N_("Withdraw from the tournament? Your results so far stay in the standings.")
         self.app.push_screen(ConfirmScreen(question), answer)
+
+    def action_withdraw(self) -> None:
+        following = self.following
+        if following is not None:
+            self._ask(
+                N_("Withdraw from the tournament? Your results so far stay in the standings."),
+                LeaveTournament(following.id),
+            )
 
     def action_go(self) -> None:
         following = self.following
         if following is None:
             return
-        tournament = following.id
-
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.app.post_message(ToServer(StartTournament(tournament)))
-
         if following.info.state == "registering":
             question = N_("Start the tournament now, with the players registered so far?")
         else:
             question = N_("Start the next series now?")
-        self.app.push_screen(ConfirmScreen(question), answer)
+        self._ask(question, StartTournament(following.id))
 
     def action_cancel_tournament(self) -> None:
         following = self.following
-        if following is None:
-            return
-        tournament = following.id
-
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.app.post_message(ToServer(CancelTournament(tournament)))
-
-        question = N_(
-            "Call the tournament off? A series being played finishes as ordinary matches."
-        )
-        self.app.push_screen(ConfirmScreen(question), answer)
+        if following is not None:
+            self._ask(
+                N_("Call the tournament off? A series being played finishes as ordinary matches."),
+                CancelTournament(following.id),
+            )
 
     def _watch_window(self, standings_from: int, series: int | None) -> None:
         """Ask for another part of the tournament (see docs/protocol.md,
