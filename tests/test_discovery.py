@@ -117,39 +117,41 @@ def sightings(browser: subprocess.Popen[str], want: Any, seconds: float) -> dict
     raise AssertionError(f"not seen: {seen} {problems}")
 
 
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("protocol", "server", "client")),
+    "PYTHONUNBUFFERED": "1",
+}
+SERVER = [sys.executable, "-m", "maumau.server.cli", "--port", "0", "--no-db"]
+
+
+def started(ns: str, *command: str) -> subprocess.Popen[str]:
+    """``command`` in namespace ``ns``, in a session of its own (ended by its group)."""
+    return subprocess.Popen(
+        in_ns(ns, *command),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,
+    )
+
+
+def ended(*processes: subprocess.Popen[str]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+
+
 def test_the_client_finds_the_announced_server_and_again_at_its_new_address(lan) -> None:
     host, guest, device = lan
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("protocol", "server", "client")),
-        "PYTHONUNBUFFERED": "1",
-    }
-    server = subprocess.Popen(
-        in_ns(
-            host,
-            sys.executable,
-            "-m",
-            "maumau.server.cli",
-            "--port",
-            "0",
-            "--no-db",
-            "--announce-name",
-            "Party room",
-        ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
-    browser = subprocess.Popen(
-        in_ns(guest, sys.executable, "-c", BROWSER, "40"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
+    server = started(host, *SERVER, "--announce-name", "Party room")
+    browser = started(guest, sys.executable, "-c", BROWSER, "40")
     try:
         assert server.stdout is not None
         listening = server.stdout.readline()
@@ -174,40 +176,12 @@ def test_the_client_finds_the_announced_server_and_again_at_its_new_address(lan)
             raise AssertionError(server.communicate(timeout=10)[1][-3000:]) from None
         assert again["reached"] and again["port"] == port
     finally:
-        for process in (browser, server):
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(10)
+        ended(browser, server)
 
 
 def test_a_server_on_loopback_only_is_not_announced(lan) -> None:
     host, guest, _ = lan
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(str(ROOT / p) for p in ("protocol", "server", "client")),
-    }
-    server = subprocess.Popen(
-        in_ns(
-            host,
-            sys.executable,
-            "-m",
-            "maumau.server.cli",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-db",
-        ),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
+    server = started(host, *SERVER, "--host", "127.0.0.1")
     try:
         assert server.stdout is not None
         assert "listening on port" in server.stdout.readline()
@@ -215,11 +189,10 @@ def test_a_server_on_loopback_only_is_not_announced(lan) -> None:
             in_ns(guest, sys.executable, "-c", BROWSER, "6"),
             capture_output=True,
             text=True,
-            env=env,
+            env=ENV,
             timeout=60,
         )
         assert browser.returncode == 0, browser.stderr
         assert browser.stdout == ""
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(10)
+        ended(server)
