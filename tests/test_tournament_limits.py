@@ -73,6 +73,19 @@ async def connect_from(
     return client
 
 
+async def made(server: Server, nursery: trio.Nursery, **options: Any) -> tuple[WireClient, int]:
+    """Dee, connected, who has made a tournament: (Dee, the tournament's id)."""
+    dee = await connect(server, nursery, "Dee")
+    await dee.send(create(**options))
+    return dee, (await tournament_of(dee)).id
+
+
+async def register(client: WireClient, tid: int) -> None:
+    """``client`` registers for tournament ``tid`` (and is told so)."""
+    await client.send(JoinTournament(tid))
+    await tournament_of(client, lambda t: t.id == tid and t.you is not None)
+
+
 # --- its end -------------------------------------------------------------------------
 
 
@@ -182,9 +195,7 @@ async def test_a_tournament_with_someone_connected_is_kept(
 ) -> None:
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery, idle_timeout=5)
-        dee = await connect(server, nursery, "Dee")
-        await dee.send(create())
-        tid = (await tournament_of(dee)).id
+        dee, tid = await made(server, nursery)
         with trio.move_on_after(60):  # Dee stays, answering the pings
             while True:
                 await dee.receive()
@@ -233,9 +244,7 @@ async def test_registrations_from_one_address_are_capped_except_on_loopback(
 ) -> None:
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery)
-        dee = await connect(server, nursery, "Dee")
-        await dee.send(create(late_join=False))
-        tid = (await tournament_of(dee)).id
+        _dee, tid = await made(server, nursery, late_join=False)
         for n in range(REGISTRATIONS_PER_ADDRESS + 1):
             player = await connect_from(server, nursery, f"N{n}", "192.168.1.9")
             await player.send(JoinTournament(tid))
@@ -249,8 +258,7 @@ async def test_registrations_from_one_address_are_capped_except_on_loopback(
         }
         for n in range(REGISTRATIONS_PER_ADDRESS + 4):
             guest = await connect_from(server, nursery, f"G{n}", "127.0.0.1")
-            await guest.send(JoinTournament(tid))
-            await tournament_of(guest, lambda t: t.you is not None)
+            await register(guest, tid)
         nursery.cancel_scope.cancel()
 
 
@@ -261,20 +269,16 @@ async def test_a_flood_of_connect_register_close_never_fills_a_tournament(
     at most AWAY_PER_ADDRESS registrations; the real player still gets in."""
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery, idle_timeout=3600)
-        dee = await connect(server, nursery, "Dee")
-        await dee.send(create())
-        tid = (await tournament_of(dee)).id
+        _dee, tid = await made(server, nursery)
         for n in range(TOURNAMENT_PLAYERS_MAX // 2 + 10):
             throwaway = await connect_from(server, nursery, f"X{n}", "127.0.0.1")
-            await throwaway.send(JoinTournament(tid))
-            await tournament_of(throwaway, lambda t: t.you is not None)
+            await register(throwaway, tid)
             await throwaway.aclose()
             await trio.sleep(0.1)
         held = server.tournaments.open[tid].active()
         assert len(held) <= AWAY_PER_ADDRESS + 1
         zoe = await connect_from(server, nursery, "Zoe", "127.0.0.1")
-        await zoe.send(JoinTournament(tid))
-        await tournament_of(zoe, lambda t: t.you is not None)
+        await register(zoe, tid)
         # The dropped sessions are no longer kept (the reaper forgets them as any
         # dropped session, and their names are free now).
         kept = [s for s in server.lobby.sessions.values() if server.lobby.keeps(s)]
@@ -289,12 +293,9 @@ async def test_a_registration_away_for_the_idle_timeout_is_dropped_and_frees_its
 ) -> None:
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery, idle_timeout=10)
-        dee = await connect(server, nursery, "Dee")
-        await dee.send(create())
-        tid = (await tournament_of(dee)).id
+        dee, tid = await made(server, nursery)
         zoe = await connect(server, nursery, "Zoe")
-        await zoe.send(JoinTournament(tid))
-        await tournament_of(zoe, lambda t: t.you is not None)
+        await register(zoe, tid)
         await zoe.aclose()
         await trio.sleep(3)
         assert server.tournaments.open[tid].entries  # not yet: it may be a blip
@@ -313,20 +314,16 @@ async def test_a_real_players_secret_wins_the_name_back_from_a_session_without_c
     store = Store(tmp_path / "t.db")
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery, store=store, idle_timeout=3600)
-        dee = await connect(server, nursery, "Dee")
-        await dee.send(create())
-        tid = (await tournament_of(dee)).id
+        _dee, tid = await made(server, nursery)
         squatter = await connect(server, nursery, "Zoe")  # no secret
-        await squatter.send(JoinTournament(tid))
-        await tournament_of(squatter, lambda t: t.you is not None)
+        await register(squatter, tid)
         await squatter.aclose()
         await trio.sleep(1)
         zoe = await connect_with_secret(server, nursery, "Zoe")
         assert isinstance(zoe.welcome, Welcome) and zoe.welcome.name == "Zoe"
         assert not zoe.welcome.resumed
         assert server.tournaments.open[tid].entries == []  # the squatter's registration
-        await zoe.send(JoinTournament(tid))
-        await tournament_of(zoe, lambda t: t.you is not None)
+        await register(zoe, tid)
         # A connected holder of the name keeps it.
         await zoe.aclose()
         await trio.sleep(1)
@@ -487,8 +484,7 @@ async def test_a_late_arrival_never_drops_a_player_of_a_running_tournament(
         players = []
         for n in range(8):
             player = await connect_from(server, nursery, f"P{n}", "127.0.0.1")
-            await player.send(JoinTournament(tid))
-            await tournament_of(player, lambda t: t.you is not None)
+            await register(player, tid)
             players.append(player)
         await dee.send(StartTournament(tid))
         await trio.sleep(1)
@@ -496,8 +492,7 @@ async def test_a_late_arrival_never_drops_a_player_of_a_running_tournament(
             await player.aclose()
         await trio.sleep(1)
         late = await connect_from(server, nursery, "Late", "127.0.0.1")
-        await late.send(JoinTournament(tid))
-        await tournament_of(late, lambda t: t.you is not None)
+        await register(late, tid)
         state = server.tournaments.open[tid]
         assert not any(e.withdrawn for e in state.entries)
         nursery.cancel_scope.cancel()
@@ -509,12 +504,9 @@ async def test_a_pause_while_the_store_cannot_save_does_not_count_as_away(
 ) -> None:
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery, idle_timeout=30)
-        dee = await connect(server, nursery, "Dee")
-        await dee.send(create())
-        tid = (await tournament_of(dee)).id
+        dee, tid = await made(server, nursery)
         zoe = await connect(server, nursery, "Zoe")
-        await zoe.send(JoinTournament(tid))
-        await tournament_of(zoe, lambda t: t.you is not None)
+        await register(zoe, tid)
         await zoe.aclose()
         await dee.aclose()
         await trio.sleep(5)
@@ -535,12 +527,9 @@ async def test_a_refused_hello_takes_nobodys_name_and_a_freed_name_follows_nothi
     store = Store(tmp_path / "t.db")
     async with trio.open_nursery() as nursery:
         server = await start_server(nursery, store=store, idle_timeout=3600, max_clients=2)
-        dee = await connect(server, nursery, "Dee")
-        await dee.send(create())
-        tid = (await tournament_of(dee)).id
+        _dee, tid = await made(server, nursery)
         squatter = await connect(server, nursery, "Zoe")
-        await squatter.send(JoinTournament(tid))
-        await tournament_of(squatter, lambda t: t.you is not None)
+        await register(squatter, tid)
         await squatter.aclose()
         await trio.sleep(1)
         other = await connect(server, nursery, "Other")  # the server is full now
