@@ -15,7 +15,6 @@ mode.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import math
 import random
@@ -23,7 +22,6 @@ import statistics
 import struct
 import subprocess
 import sys
-from importlib.machinery import SourceFileLoader
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -35,19 +33,14 @@ from lagproxy import Jitter, LagProxy, direction_rng, relay
 from netns import supported as namespaces_supported
 
 from maumau.server.server import Server
+from wire_helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "bench-fairness"
 
 
 def load_bench() -> ModuleType:
-    loader = SourceFileLoader("bench_fairness", str(SCRIPT))
-    spec = importlib.util.spec_from_loader("bench_fairness", loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_fairness"] = module  # dataclasses look their module up there
-    loader.exec_module(module)
-    return module
+    return load_script("bench-fairness", "bench_fairness")
 
 
 bench = load_bench()

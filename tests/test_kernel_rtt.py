@@ -16,13 +16,10 @@ from the cheats' claims (100 ms and 94 ms) on any machine.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import random
 import socket
 import struct
 import sys
-from importlib.machinery import SourceFileLoader
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -32,21 +29,11 @@ import trio
 from maumau.server import kernel_rtt
 from maumau.server.latency import MAX_ALLOWANCE, Kernel
 from maumau.server.server import Server, serve
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench-fairness"
+from wire_helpers import load_script
 
 
 def load_bench() -> ModuleType:
-    """The bench's module (its lanes, races and cheating players), loaded once."""
-    if "bench_fairness" in sys.modules:
-        return sys.modules["bench_fairness"]
-    loader = SourceFileLoader("bench_fairness", str(SCRIPT))
-    spec = importlib.util.spec_from_loader("bench_fairness", loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_fairness"] = module  # dataclasses look their module up there
-    loader.exec_module(module)
-    return module
+    return load_script("bench-fairness", "bench_fairness")
 
 
 bench = load_bench()

@@ -25,8 +25,6 @@ from __future__ import annotations
 import contextlib
 import getpass
 import grp
-import importlib.machinery
-import importlib.util
 import os
 import pwd
 import secrets
@@ -45,7 +43,7 @@ from typing import NamedTuple
 
 import pytest
 
-from wire_helpers import free_port
+from wire_helpers import free_port, load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -63,13 +61,7 @@ def require(found: object, what: str) -> None:
 
 
 def load_ssh_party() -> ModuleType:
-    path = str(ROOT / "scripts" / "ssh-party")
-    loader = importlib.machinery.SourceFileLoader("ssh_party", path)
-    spec = importlib.util.spec_from_loader("ssh_party", loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script("ssh-party", "ssh_party")
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

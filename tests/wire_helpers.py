@@ -10,6 +10,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from importlib.machinery import SourceFileLoader
+from importlib.util import module_from_spec, spec_from_loader
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import trio
@@ -167,3 +171,18 @@ async def wait_view(
             message = await client.receive()
             if isinstance(message, View) and predicate(message):
                 return message
+
+
+def load_script(script: str, name: str) -> ModuleType:
+    """``scripts/<script>`` (a Python script without ``.py``) as the module ``name``,
+    loaded once (and registered: dataclasses look their module up by name)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(__file__).resolve().parent.parent / "scripts" / script
+    loader = SourceFileLoader(name, str(path))
+    spec = spec_from_loader(name, loader)
+    assert spec is not None
+    module = module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
