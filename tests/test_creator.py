@@ -262,7 +262,7 @@ async def test_an_older_database_is_upgraded_in_place_and_its_creator_found_by_s
     columns = [row[1] for row in store.db.execute("PRAGMA table_info(tables)")]
     assert columns[-1] == "creator_session"
     (schema,) = store.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-    assert schema == str(SCHEMA_VERSION) == "5"
+    assert schema == str(SCHEMA_VERSION) == "6"
     assert store.tournaments() == []  # version 4's table is there, empty
     (record,) = store.open_tables()
     assert record.creator == "Dora" and record.creator_session is None

@@ -216,7 +216,9 @@ async def test_names_must_be_printable_and_unique(nursery, autojump_clock) -> No
     client_stream, server_stream = trio.testing.memory_stream_pair()
     nursery.start_soon(server.handle, server_stream)
     client = WireClient(client_stream, "Ann")
-    await client_stream.send_all(encode_frame({"type": "hello", "version": 9, "name": "Zed"}))
+    await client_stream.send_all(
+        encode_frame({"type": "hello", "version": PROTOCOL_VERSION + 1, "name": "Zed"})
+    )
     with pytest.raises(ServerClosed):
         await client.wait_for(lambda m: False)
     assert client.errors[0].code == "version_mismatch"

@@ -214,7 +214,7 @@ async def test_a_version_4_hello_is_refused_with_the_servers_version(
     await client.send(Hello(4, "Old"))
     error = await client.wait_for(Error)
     assert (error.code, error.fatal, error.ref) == ("version_mismatch", True, "hello")
-    assert error.details == {"version": PROTOCOL_VERSION} and PROTOCOL_VERSION == 8
+    assert error.details == {"version": PROTOCOL_VERSION} and PROTOCOL_VERSION == 9
     assert str(PROTOCOL_VERSION) in error.message and "4" in error.message
     await client.aclose()
 

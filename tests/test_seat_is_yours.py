@@ -391,7 +391,8 @@ def test_an_older_database_gets_its_bots_renamed(tmp_path) -> None:
             (json.dumps({"variant": "classic", "seats": 2}), json.dumps(seats)),
         )
         db.execute(
-            "INSERT INTO matches VALUES (1, 1, 'Old', '{}', 3, ?, ?, 1.0, 2.0, 1, '[0, 150]')",
+            "INSERT INTO matches VALUES "
+            "(1, 1, 'Old', '{}', 3, ?, ?, 1.0, 2.0, 1, '[0, 150]', NULL)",
             (json.dumps(["Ann", "Jo"]), json.dumps([False, True])),
         )
         db.executemany(
@@ -411,5 +412,5 @@ def test_an_older_database_gets_its_bots_renamed(tmp_path) -> None:
     (text,) = store.db.execute("SELECT data FROM tournaments").fetchone()
     assert json.loads(text)["tables"][0]["names"] == ["Ann", "Bert*"]
     (schema,) = store.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-    assert schema == "5"
+    assert schema == "6"
     store.close()

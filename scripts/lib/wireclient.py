@@ -40,6 +40,14 @@ class ServerClosed(Exception):
     """The server ended the stream."""
 
 
+class Refused(ServerClosed):
+    """The server refused the hello (and closes the stream): ``error`` says why."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(f"{error.code}: {error.message}")
+        self.error = error
+
+
 def monotonic_ms() -> float:
     """This process's monotonic clock in milliseconds: a pong's default ``clock_ms``."""
     return time.monotonic() * 1000
@@ -74,10 +82,17 @@ class WireClient:
         name: str,
         resume: str | None = None,
         secret: str | None = None,
+        password: str | None = None,
+        host: dict[str, Any] | None = None,
     ) -> WireClient:
+        """Say hello (with the server ``password`` and the ``host`` key's proof, if
+        given) and read until the welcome; a refusal raises ``Refused``."""
         client = cls(stream, name)
-        await client.send(Hello(PROTOCOL_VERSION, name, resume, secret))
-        client.welcome = await client.wait_for(Welcome)
+        await client.send(Hello(PROTOCOL_VERSION, name, resume, secret, password, host))
+        answer = await client.wait_for(lambda m: isinstance(m, Welcome | Error))
+        if isinstance(answer, Error):
+            raise Refused(answer)
+        client.welcome = answer
         return client
 
     @classmethod

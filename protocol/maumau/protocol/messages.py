@@ -18,11 +18,16 @@ from typing import Any, ClassVar
 
 from . import schema as s
 
-PROTOCOL_VERSION = 8
+PROTOCOL_VERSION = 9
 NAME_MAX = 24
 CHAT_MAX = 200
 TABLE_NAME_MAX = 32
 PASSWORD_MAX = 64
+HOST_TEXT_MAX = 200  # a host's reason or announcement
+MUTE_MAX_S = 7 * 24 * 3600
+BANS_MAX = 200  # bans the server keeps (for its life and for good together)
+HOST_CONNECTIONS_MAX = 500  # connections a host_view lists
+HOST_CLOCK_SKEW_S = 300  # how far a host proof's time may be from the server's
 
 _SEAT = s.integer(0, 9)
 _TABLE_ID = s.integer(1, 2**31)
@@ -127,6 +132,18 @@ class Pong(Message):
 # --- client to server -------------------------------------------------------------------
 
 
+_HOST_PROOF = s.record(
+    {
+        "at": s.number(0, 1e11),
+        "nonce": s.text(32, 16),
+        "proof": s.text(64, 64),
+    }
+)
+"""A hello's proof that its client holds the server's host key: ``proof`` is the
+hex HMAC-SHA256, under the key, of ``"maumau-host:{at}:{nonce}:{name}"`` (``at`` the
+client's Unix time in seconds, as sent; ``nonce`` fresh for every hello)."""
+
+
 @_register
 @dataclass(frozen=True, slots=True)
 class Hello(Message):
@@ -139,12 +156,16 @@ class Hello(Message):
         "name": _NAME,
         "resume": s.optional(s.text(128, 1)),
         "secret": s.optional(s.text(128, 16)),
+        "password": s.optional(s.text(PASSWORD_MAX, 1)),
+        "host": s.optional(_HOST_PROOF),
     }
-    OPTIONAL = frozenset({"resume", "secret"})
+    OPTIONAL = frozenset({"resume", "secret", "password", "host"})
     version: int
     name: str
     resume: str | None = None
     secret: str | None = None
+    password: str | None = None  # the server's password, where it has one
+    host: dict[str, Any] | None = None  # the proof of the host key (see host_proof)
 
 
 @_register
@@ -473,14 +494,19 @@ class StartTournament(Message):
 @_register
 @dataclass(frozen=True, slots=True)
 class CancelTournament(Message):
-    """The director calls ``tournament`` off, before or during play: its state
-    becomes ``cancelled``; a series being played ends its tables' matches as
-    ordinary ones (their results no longer count for it)."""
+    """The director (or the host) calls ``tournament`` off, before or during play:
+    its state becomes ``cancelled``; a series being played ends its tables' matches
+    as ordinary ones (their results no longer count for it)."""
 
     TYPE = "cancel_tournament"
     SENDER = "client"
-    SCHEMA = {"tournament": _TOURNAMENT_ID}
+    SCHEMA = {
+        "tournament": _TOURNAMENT_ID,
+        "reason": s.optional(s.text(HOST_TEXT_MAX, 1, printable=True)),
+    }
+    OPTIONAL = frozenset({"reason"})
     tournament: int
+    reason: str | None = None  # the host's words to its players (the director needs none)
 
 
 @_register
@@ -520,6 +546,125 @@ class Bye(Message):
     SCHEMA = {}
 
 
+# --- the host's (refused with not_host for everyone else) ---------------------------------
+
+_HOST_TEXT = s.text(HOST_TEXT_MAX, 1, printable=True)
+_SESSION_ID = s.text(64, 1)
+_BAN_WHAT = s.one_of("name", "address")
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class HostList(Message):
+    """The host asks who is connected, who is banned and whether there is a server
+    password: answered with ``host_view``."""
+
+    TYPE = "host_list"
+    SENDER = "client"
+    SCHEMA = {}
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Kick(Message):
+    """The host sends a session away: its connection is closed (``goodbye``, code
+    ``kicked``, with the host's ``reason``) and the session forgotten."""
+
+    TYPE = "kick"
+    SENDER = "client"
+    SCHEMA = {"session": _SESSION_ID, "reason": s.optional(_HOST_TEXT)}
+    OPTIONAL = frozenset({"reason"})
+    session: str
+    reason: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Mute(Message):
+    """The host keeps a player (by name) out of chat for ``seconds``; 0 lifts it."""
+
+    TYPE = "mute"
+    SENDER = "client"
+    SCHEMA = {
+        "session": _SESSION_ID,
+        "seconds": s.number(0, MUTE_MAX_S),
+        "reason": s.optional(_HOST_TEXT),
+    }
+    OPTIONAL = frozenset({"reason"})
+    session: str
+    seconds: float
+    reason: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Ban(Message):
+    """The host bans a name (compared as names are) or an address, for the server's
+    ``life`` or for ``ever`` (kept in the database); whoever it matches is sent away."""
+
+    TYPE = "ban"
+    SENDER = "client"
+    SCHEMA = {
+        "what": _BAN_WHAT,
+        "target": s.text(64, 1, printable=True, trimmed=True),
+        "lasting": s.one_of("life", "ever"),
+        "reason": s.optional(_HOST_TEXT),
+    }
+    OPTIONAL = frozenset({"reason"})
+    what: str
+    target: str
+    lasting: str
+    reason: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Unban(Message):
+    TYPE = "unban"
+    SENDER = "client"
+    SCHEMA = {"what": _BAN_WHAT, "target": s.text(64, 1, printable=True, trimmed=True)}
+    what: str
+    target: str
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class CloseTable(Message):
+    """The host closes a table: whoever is at it is told (``notice``) and sent to
+    the lobby; a running match is recorded as abandoned."""
+
+    TYPE = "close_table"
+    SENDER = "client"
+    SCHEMA = {"table": _TABLE_ID, "reason": s.optional(_HOST_TEXT)}
+    OPTIONAL = frozenset({"reason"})
+    table: int
+    reason: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class SetPassword(Message):
+    """The host sets the password every new session must give in its ``hello``
+    (nil: none)."""
+
+    TYPE = "set_password"
+    SENDER = "client"
+    SCHEMA = {"password": s.optional(s.text(PASSWORD_MAX, 1))}
+    OPTIONAL = frozenset({"password"})
+    password: str | None = None
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Announce(Message):
+    """The host says something to everyone connected (a ``notice``)."""
+
+    TYPE = "announce"
+    SENDER = "client"
+    SCHEMA = {"text": _HOST_TEXT}
+    text: str
+
+
 # --- server to client ---------------------------------------------------------------------
 
 
@@ -534,12 +679,14 @@ class Welcome(Message):
         "resume": s.text(128, 1),
         "name": _NAME,
         "resumed": s.boolean,
+        "host": s.boolean,
     }
     version: int
     session: str
     resume: str
     name: str
     resumed: bool
+    host: bool = False  # the session has the host's powers
 
 
 ERROR_DETAIL_FIELDS: dict[str, s.Validator] = {
@@ -1155,7 +1302,7 @@ class Tournament(Message):
     you: int | None
 
 
-GOODBYE_CODES = ("shutdown", "replaced")
+GOODBYE_CODES = ("shutdown", "replaced", "kicked", "banned")
 
 
 @_register
@@ -1166,9 +1313,87 @@ class Goodbye(Message):
 
     TYPE = "goodbye"
     SENDER = "server"
-    SCHEMA = {"reason": s.text(200, 1), "code": s.one_of(*GOODBYE_CODES)}
+    SCHEMA = {
+        "reason": s.text(200, 1),
+        "code": s.one_of(*GOODBYE_CODES),
+        "by": s.optional(_NAME),
+        "note": s.optional(_HOST_TEXT),
+    }
+    OPTIONAL = frozenset({"by", "note"})
     reason: str
     code: str
+    by: str | None = None  # kicked, banned: the host who did it
+    note: str | None = None  # kicked, banned: the host's own words, if any
+
+
+_HOST_CONNECTION = s.record(
+    {
+        "session": _SESSION_ID,
+        "name": _NAME,
+        "since": s.number(0, 1e10),
+        "rate": s.number(0, 1e6),
+        "host": s.boolean,
+        "muted": s.number(0, MUTE_MAX_S),
+    },
+    {"address": s.text(64, 1), "table": _TABLE_ID},
+)
+_HOST_BAN = s.record(
+    {
+        "what": _BAN_WHAT,
+        "target": s.text(64, 1),
+        "lasting": s.one_of("life", "ever"),
+        "by": _NAME,
+    },
+    {"reason": _HOST_TEXT},
+)
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class HostView(Message):
+    """What the host sees (answers ``host_list``): the connected sessions, longest
+    connected first; the bans; whether the server asks a password."""
+
+    TYPE = "host_view"
+    SENDER = "server"
+    SCHEMA = {
+        "connections": s.array(_HOST_CONNECTION, HOST_CONNECTIONS_MAX),
+        "connections_total": s.integer(0, 2**32),
+        "bans": s.array(_HOST_BAN, BANS_MAX),
+        "password": s.boolean,
+    }
+    connections: tuple[dict[str, Any], ...]
+    connections_total: int
+    bans: tuple[dict[str, Any], ...]
+    password: bool
+
+
+NOTICE_KINDS = ("announcement", "muted", "unmuted", "table_closed", "tournament_cancelled")
+
+
+@_register
+@dataclass(frozen=True, slots=True)
+class Notice(Message):
+    """The host (``by``) did something the receiver should know of: ``kind`` says
+    what; ``text`` is the host's own words (the announcement, or the reason)."""
+
+    TYPE = "notice"
+    SENDER = "server"
+    SCHEMA = {
+        "kind": s.one_of(*NOTICE_KINDS),
+        "by": _NAME,
+        "text": s.optional(_HOST_TEXT),
+        "seconds": s.optional(s.number(0, MUTE_MAX_S)),
+        "table": s.optional(_TABLE_ID),
+        "tournament": s.optional(_TOURNAMENT_ID),
+    }
+    OPTIONAL = frozenset({"text", "seconds", "table", "tournament"})
+    kind: str
+    by: str
+    text: str | None = None
+    seconds: float | None = None  # muted: for how long
+    table: int | None = None  # table_closed
+    tournament: int | None = None  # tournament_cancelled
 
 
 def decode_message(data: Any, sender: str) -> Message:

@@ -11,6 +11,7 @@ import argparse
 import gc
 import ipaddress
 import logging
+import os
 import shlex
 import signal
 import socket
@@ -21,12 +22,14 @@ from typing import TypeVar
 
 import trio
 
+from maumau.protocol.host_key import FILE_NAME as HOST_KEY_FILE
 from maumau.protocol.lan import shown_hosts
-from maumau.protocol.messages import PROTOCOL_VERSION
+from maumau.protocol.messages import PASSWORD_MAX, PROTOCOL_VERSION
 
 from . import kernel_rtt, names, store, web_guests
 from .announce import announce
 from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION
+from .host_rights import HostKeyError, key_file
 from .link import FLUSH_INTERVAL
 from .server import DEFAULT_PORT, Server, serve
 from .tournaments import BREAK_S
@@ -188,6 +191,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help=f"with --wheelhouse: its port (default {WHEELHOUSE_PORT}; 0 = any)",
     )
     parser.add_argument(
+        "--admin",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also give the host's powers to the player NAME, once their hello proves "
+        "the name's secret (needs the database; may be given more than once)",
+    )
+    parser.add_argument(
+        "--password",
+        default=None,
+        metavar="WORD",
+        help="every newcomer must give this server password (the host can set or clear "
+        "it at run time too); MAUMAU_PASSWORD in the environment does the same unseen",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
@@ -238,10 +256,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--hard-budget-ms must be between 0 and 10000")
     if args.db is not None and args.no_db:
         parser.error("--db and --no-db cannot be used together")
+    if args.admin and args.no_db:
+        parser.error("--admin needs the database: a name is proven by its secret, kept there")
+    for admin in args.admin:
+        problem = names.name_problem(admin)
+        if problem is not None:
+            parser.error(f"--admin {admin}: {problem}")
+    if args.password is None:
+        args.password = os.environ.get("MAUMAU_PASSWORD") or None
+    if args.password is not None and not 1 <= len(args.password) <= PASSWORD_MAX:
+        parser.error(f"--password must be 1 to {PASSWORD_MAX} characters")
     return args
 
 
-async def run(args: argparse.Namespace, db: store.Store | None) -> None:
+async def run(args: argparse.Namespace, db: store.Store | None, host_key: bytes) -> None:
     server = Server(
         seed=args.seed,
         max_clients=args.max_clients,
@@ -258,6 +286,9 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
         tables_per_address=args.tables_per_address,
         idle_timeout=args.idle_timeout,
         tournament_break=args.tournament_break,
+        host_key=host_key,
+        admins=args.admin,
+        password=args.password,
     )
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
@@ -269,6 +300,13 @@ async def run(args: argparse.Namespace, db: store.Store | None) -> None:
                 print(f"  maumau-client {shown}:{port}", flush=True)
             if db is not None:
                 print(f"Games are journaled to {db.path}", flush=True)
+            print(
+                f"The host key is {host_key_file(db)}: maumau-client on this machine, as "
+                "this user, has the host's powers (elsewhere: --admin-key FILE)",
+                flush=True,
+            )
+            if args.password is not None:
+                print("Newcomers must give the server password.", flush=True)
             wheels = None
             if args.wheelhouse is not None:
                 wheels = Wheelhouse(args.wheelhouse, args.host or "0.0.0.0", args.wheelhouse_port)
@@ -362,6 +400,12 @@ def web_game(host: str | None, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def host_key_file(db: store.Store | None) -> Path:
+    """The host key: beside the database (see :mod:`.host_rights`)."""
+    base = Path(db.path) if db is not None else store.default_path()
+    return base.with_name(HOST_KEY_FILE)
+
+
 def web_key_file(db: store.Store | None) -> Path:
     """The browser guests' name key: beside the database (it makes the secrets the
     database keeps the hashes of)."""
@@ -448,13 +492,18 @@ def main(argv: list[str] | None = None) -> None:
             print(f"maumau-server: {unusable_database(damaged)}", file=sys.stderr)
             raise SystemExit(1) from None
         log.info("database: %s", path)
+    try:
+        host_key = key_file(host_key_file(db))
+    except HostKeyError as error:
+        print(f"maumau-server: the host key: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
     measured, how = kernel_rtt.available()
     if measured:
         log.info("lag compensation: credits bounded by the kernel's round trips (%s)", how)
     else:
         log.info("lag compensation: %s, so the pongs alone bound credits", how)
     try:
-        trio.run(run, args, db)
+        trio.run(run, args, db, host_key)
     except (OSError, web_guests.WebFailed, WheelhouseError, BaseExceptionGroup) as error:
         web_failure = _first_error(error, web_guests.WebFailed)
         if web_failure is not None:

@@ -115,10 +115,10 @@ class Connections:
         self.move_rate = move_rate
         self.move_burst = move_burst
 
-    async def handle(self, stream: trio.abc.Stream) -> None:
-        """One connection, from hello to close. Never raises."""
+    async def handle(self, stream: trio.abc.Stream, peer: str = "?") -> None:
+        """One connection, from hello to close. Never raises. ``peer`` is where a
+        stream that is no socket comes from (a socket says it itself)."""
         fd: int | None = None
-        peer = "?"
         if isinstance(stream, trio.SocketStream):
             with contextlib.suppress(OSError):
                 peer = str(stream.socket.getpeername())
@@ -223,6 +223,7 @@ class Connections:
             if session.link is not link:
                 return  # replaced by a newer connection
             stamp = trio.current_time()
+            session.rate.add(stamp)
             if isinstance(message, Ping):
                 link.send(Pong(message.nonce))
                 continue

@@ -7,6 +7,9 @@ request that cannot be granted raises :class:`~maumau.server.errors.TableError`
 (or the engine's :class:`~maumau.server.rules.IllegalAction`), which the connection
 answers with an ``error``. While the store cannot save, every request that would
 change a table is refused with ``cannot_save`` (see :mod:`maumau.server.saving`).
+The host's requests (and a host's ``cancel_tournament``) go to
+:mod:`.moderation`, which refuses them to everyone else; chat from a muted name is
+refused with ``muted``.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from .bounds import Bounds
 from .errors import TableError
 from .history import History
 from .lobby import Lobby
+from .moderation import HOST_TYPES, Moderation
 from .rules import Settings, SettingsError
 from .saving import Saver
 from .session import Session
@@ -62,6 +66,9 @@ CHANGE_TYPES = MOVE_TYPES | {
     "leave_tournament",
     "start_tournament",
     "cancel_tournament",
+    "ban",
+    "unban",
+    "close_table",
 }
 
 
@@ -82,8 +89,10 @@ class Dispatcher:
         history: History,
         saver: Saver,
         tournaments: Tournaments,
+        moderation: Moderation,
     ) -> None:
         self.lobby = lobby
+        self.moderation = moderation
         self.tournaments = tournaments
         self.bounds = bounds
         self.history = history
@@ -153,7 +162,12 @@ class Dispatcher:
         elif isinstance(message, StartTournament):
             self.tournaments.go(session, message)
         elif isinstance(message, CancelTournament):
-            self.tournaments.cancel(session, message)
+            if session.host:
+                self.moderation.handle(session, message)  # any tournament, and told why
+            else:
+                self.tournaments.cancel(session, message)
+        elif kind in HOST_TYPES:
+            self.moderation.handle(session, message)
         elif isinstance(message, WatchTournament):
             self.tournaments.watch(session, message)
         elif isinstance(message, Ready):
@@ -176,6 +190,13 @@ class Dispatcher:
             problem = names.chat_problem(message.text)
             if problem is not None:
                 raise TableError("bad_chat", problem)
+            muted = self.moderation.muted_for(session)
+            if muted > 0:
+                raise TableError(
+                    "muted",
+                    f"the host muted you in chat for {muted:.0f} s more",
+                    {"seconds": round(muted, 1)},
+                )
             if message.scope == "table":
                 if table is None:
                     raise TableError("not_at_table", "you are not at a table")

@@ -8,6 +8,12 @@ seat back. Otherwise a new session is made, if the name is acceptable
 (:mod:`maumau.server.names`), not reserved by another player's secret, not used by
 anybody online or keeping a seat (names are compared by their skeleton, so look-alikes
 count as the same), and the server has room and can save.
+
+The host's side (:mod:`.moderation`): a hello whose name or address the host banned
+is refused (``banned``), and on a server with a password a hello that would make a
+new session must carry it (``password_required``, ``wrong_password``). A hello that
+proves the host key, or a ``--admin`` name's secret (:mod:`.host_rights`), is never
+refused for either, and its session gets the host's powers.
 """
 
 from __future__ import annotations
@@ -17,14 +23,19 @@ import secrets
 import sqlite3
 from typing import Any
 
+import trio
+
 from maumau.protocol.messages import PROTOCOL_VERSION, Error, Goodbye, Hello, Welcome
 
 from . import names
+from .bans import Bans
+from .host_rights import HostRights
 from .latency import Latency
 from .link import Link
 from .lobby import Lobby
+from .moderation import Moderation
 from .saving import Saver
-from .session import Session
+from .session import Session, peer_address
 from .store import digest
 
 log = logging.getLogger("maumau.server")
@@ -33,10 +44,20 @@ log = logging.getLogger("maumau.server")
 class Handshake:
     """Answers hellos (see the module docstring)."""
 
-    def __init__(self, lobby: Lobby, saver: Saver, max_clients: int) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        saver: Saver,
+        max_clients: int,
+        rights: HostRights,
+        moderation: Moderation,
+    ) -> None:
         self.lobby = lobby
         self.saver = saver
         self.max_clients = max_clients
+        self.rights = rights
+        self.moderation = moderation
+        self.bans: Bans = moderation.bans
 
     def welcome(self, link: Link, hello: Hello) -> Session | None:
         """The session ``hello`` takes, now attached to ``link`` and told so; or None
@@ -52,11 +73,14 @@ class Handshake:
                 )
             )
             return None
-        found = self._session_for(link, hello)
+        host = self._host_hello(hello, link)
+        found = self._session_for(link, hello, host)
         if found is None:
             return None
         session, resumed = found
         session.verified = session.verified or self._proves_name(session, hello)
+        session.host = host and hello.name == session.name
+        session.since = trio.current_time()
         if resumed:
             session.pings.clear()
             session.latency = Latency()  # a new connection may take another path
@@ -66,8 +90,18 @@ class Handshake:
                 previous.close()
         session.link = link
         self.lobby.save_session(session)
-        link.send(Welcome(PROTOCOL_VERSION, session.id, session.resume, session.name, resumed))
-        log.info("%s %s (%s)", session.name, "resumed" if resumed else "connected", link.peer)
+        link.send(
+            Welcome(
+                PROTOCOL_VERSION, session.id, session.resume, session.name, resumed, session.host
+            )
+        )
+        log.info(
+            "%s %s (%s)%s",
+            session.name,
+            "resumed" if resumed else "connected",
+            link.peer,
+            " with the host's powers" if session.host else "",
+        )
         if session.table is not None and session.table.closed:
             session.table = None
         if session.table is not None:
@@ -89,6 +123,34 @@ class Handshake:
         except sqlite3.Error:
             log.exception("the secret of %s could not be checked", session.name)
             return False
+
+    def _host_hello(self, hello: Hello, link: Link) -> bool:
+        """Whether ``hello`` brings the host's powers: it proves the host key, or
+        the secret of a ``--admin`` name."""
+        if self.rights.proves_key(hello, link.peer):
+            return True
+        store = self.lobby.store
+        if store is None or hello.secret is None or not self.rights.admin(hello.name, True):
+            return False
+        try:
+            return store.check_player(hello.name, hello.secret, claim=False) == "ok"
+        except sqlite3.Error:
+            log.exception("the secret of %s could not be checked", hello.name)
+            return False
+
+    def _banned(self, name: str, link: Link) -> bool:
+        """Whether the host banned ``name`` or the link's address (after telling the
+        peer so)."""
+        by_address = self.bans.of_address(peer_address(link.peer))
+        ban = by_address or self.bans.of_name(name)
+        if ban is None:
+            return False
+        what = "this address" if by_address is not None else f"the name {name}"
+        details: dict[str, Any] = {"why": ban.what}
+        if by_address is None:
+            details["name"] = name
+        self._refuse("banned", f"the host banned {what} from this server", link, details)
+        return True
 
     def _win_name_back(self, hello: Hello) -> bool:
         """A hello with a secret, for a name nobody has claimed, wins it from the
@@ -137,24 +199,29 @@ class Handshake:
         log.info("refused a hello (%s): %s (%s)", code, text, link.peer)
         link.send(Error(code, text, "hello", True, details))
 
-    def _session_for(self, link: Link, hello: Hello) -> tuple[Session, bool] | None:
+    def _session_for(self, link: Link, hello: Hello, host: bool) -> tuple[Session, bool] | None:
         """The session a hello takes (and whether it is taken back), or None after
         telling the peer why not.
 
         A resume token takes its session back. So does the name's secret, on a server
         that keeps records: the session then gets a new token (the old one stops
         working), so a player whose client lost its token still gets their seat back.
+        Neither needs the server password; a new session does (not the ``host``'s).
         """
         if hello.resume:
             session = self.lobby.sessions.get(digest(hello.resume))
             if session is None:
                 self._refuse("unknown_resume", "that resume token is not known here", link)
                 return None
+            if not host and self._banned(session.name, link):
+                return None
             session.resume = hello.resume
             return session, True
         problem = names.name_problem(hello.name)
         if problem is not None:
             self._refuse("bad_name", problem, link, {"field": "hello.name"})
+            return None
+        if not host and self._banned(hello.name, link):
             return None
         owner = self._owner(hello)
         if owner == "reserved":
@@ -176,6 +243,20 @@ class Handshake:
                 mine.key = digest(mine.resume)
                 self.lobby.sessions[mine.key] = mine
                 return mine, True
+        refusal = (
+            None
+            if host
+            else self.moderation.wants_password(hello.password, peer_address(link.peer))
+        )
+        if refusal is not None:
+            text = {
+                "password_required": "this server asks a password of newcomers",
+                "wrong_password": "that is not the server's password",
+                "too_many_tries": "too many wrong passwords from your address: wait a minute",
+            }[refusal]
+            details = {"seconds": 60.0} if refusal == "too_many_tries" else None
+            self._refuse(refusal, text, link, details)
+            return None
         if self.saver.cannot_save:
             # A new session could not be kept; and what waits to be saved stays bounded.
             self._refuse(

@@ -13,6 +13,7 @@ the parts and hands each the few others it needs, from the bottom up:
 - :mod:`.bounds`: the lobby's limits, and tidying up after people leave;
 - :mod:`.history`: records and replays;
 - :mod:`.tournaments`: tournaments, their series of tables and their standings;
+- :mod:`.bans`, :mod:`.host_rights` and :mod:`.moderation`: the host's powers;
 - :mod:`.handshake`: which session a hello takes;
 - :mod:`.dispatch`: what each message of a session does;
 - :mod:`.connection`: one nursery per connection (reader, writer, pinger);
@@ -31,18 +32,22 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 import trio
 
 from . import names, restore
+from .bans import Bans
 from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION, Bounds
 from .connection import HELLO_TIMEOUT, PING_INTERVAL, PLAY_PING_INTERVAL, Connections
 from .dispatch import Dispatcher
 from .handshake import Handshake
 from .history import History
+from .host_rights import HostRights
 from .link import FLUSH_INTERVAL, MAX_BACKLOG, Link, Outbox
 from .lobby import Lobby
+from .moderation import Moderation
 from .saving import SAVE_RETRY, Saver
 from .session import Session
 from .store import Store
@@ -78,6 +83,9 @@ class Server:
         tables_per_address: int = TABLES_PER_ADDRESS,
         idle_timeout: float = IDLE_TIMEOUT,
         tournament_break: float = BREAK_S,
+        host_key: bytes | None = None,
+        admins: Iterable[str] = (),
+        password: str | None = None,
     ) -> None:
         """``bot_forgets`` (0..1) overrides how often every bot forgets to say Mau
         (None: as its level does). ``store`` keeps the journal, tables, sessions and
@@ -91,7 +99,9 @@ class Server:
         :mod:`maumau.server.bounds`). ``tournament_break`` is the pause in seconds
         between two series of a tournament. The server pings every ``ping_interval`` seconds,
         and every ``play_ping_interval`` (at most ``ping_interval``) while the
-        session's table plays with lag compensation on."""
+        session's table plays with lag compensation on. ``host_key`` (see
+        :mod:`.host_rights`), and the secrets of the ``admins`` names, bring the host's
+        powers; ``password`` is the server password new sessions must give."""
         self.links: set[Link] = set()
         self.tables: dict[int, Table] = {}
         self.outbox = Outbox(flush_interval, max_backlog)
@@ -109,9 +119,14 @@ class Server:
         self.tournaments = Tournaments(
             self.lobby, tournament_break, idle_timeout, self.bounds.free_tables
         )
-        self.handshake = Handshake(self.lobby, self.saver, max_clients)
+        self.bans = Bans(store)
+        self.moderation = Moderation(self.lobby, self.tournaments, self.bans, password)
+        self.rights = HostRights(host_key, admins)
+        self.handshake = Handshake(
+            self.lobby, self.saver, max_clients, self.rights, self.moderation
+        )
         self.dispatcher = Dispatcher(
-            self.lobby, self.bounds, self.history, self.saver, self.tournaments
+            self.lobby, self.bounds, self.history, self.saver, self.tournaments, self.moderation
         )
         self.connections = Connections(
             self.outbox,
@@ -166,6 +181,7 @@ class Server:
         """Rebuild sessions and open tables from the store (see :mod:`.restore`)."""
         restore.restore(self.lobby, self.saver)
         self.tournaments.restore()
+        self.bans.restore()
 
     async def shutdown(self) -> None:
         """Tell everybody goodbye and give their writers a moment to flush."""

@@ -8,6 +8,7 @@ kept; a new connection whose ``hello`` carries the resume token takes the sessio
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -17,6 +18,32 @@ from . import names
 from .latency import Latency
 from .link import Link
 from .table import Table
+
+RATE_WINDOW_S = 10.0  # how far back a connection's rate of messages looks (its decay)
+
+
+@dataclass(slots=True)
+class MessageRate:
+    """Messages a second, decayed exponentially over :data:`RATE_WINDOW_S` (one
+    multiplication per message: it runs for every message a client sends)."""
+
+    level: float = 0.0
+    last: float = 0.0
+
+    def add(self, now: float) -> None:
+        self.level = self.level * math.exp((self.last - now) / RATE_WINDOW_S) + 1.0
+        self.last = now
+
+    def per_second(self, now: float) -> float:
+        return self.level * math.exp((self.last - now) / RATE_WINDOW_S) / RATE_WINDOW_S
+
+
+def peer_address(peer: str) -> str:
+    """The host part of a link's peer (``str()`` of a socket address tuple), an IPv4
+    address mapped into IPv6 written as IPv4."""
+    found = re.match(r"\('([^']*)'", peer)
+    host = found.group(1) if found else peer
+    return host[7:] if host.startswith("::ffff:") and "." in host else host
 
 
 @dataclass(eq=False)
@@ -36,6 +63,9 @@ class Session:
     latency: Latency = field(default_factory=Latency)  # the current connection's pongs
     pings: dict[int, float] = field(default_factory=dict)  # unanswered: nonce -> sent
     verified: bool = False  # a hello of this session proved the name's secret
+    host: bool = False  # its last hello proved the host key, or a --admin name's secret
+    since: float = 0.0  # when its connection was made (trio's clock)
+    rate: MessageRate = field(default_factory=MessageRate)  # of its connection
     skeleton: str = field(init=False)  # how the name is compared (see names.skeleton)
 
     def __post_init__(self) -> None:
@@ -62,9 +92,7 @@ class Session:
         """The host part of the peer's address (None while disconnected)."""
         if self.link is None:
             return None
-        peer = self.link.peer
-        found = re.match(r"\('([^']*)'", peer)  # str() of a socket address tuple
-        return found.group(1) if found else peer
+        return peer_address(self.link.peer)
 
     def send(self, message: Message, frame: bytes | None = None) -> None:
         if self.link is not None:

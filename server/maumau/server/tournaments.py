@@ -389,6 +389,17 @@ class Tournaments:
             )
         self._cancel(tournament, f"{session.name}, its director, called it off")
 
+    def cancel_for_host(self, tournament_id: int, why: str) -> set[str]:
+        """The host calls the tournament off; the ids of the sessions registered for
+        it or following it (to be told why)."""
+        tournament = self._find(tournament_id)
+        told = {entry.key for entry in tournament.entries if not entry.withdrawn}
+        told |= {
+            key for key, follower in self.followers.items() if follower.tournament == tournament.id
+        }
+        self._cancel(tournament, why)
+        return told
+
     def _cancel(self, tournament: TournamentState, why: str) -> None:
         """End ``tournament`` as ``cancelled``: the tables of a series being played
         play their matches on as ordinary tables."""

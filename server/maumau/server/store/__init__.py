@@ -47,7 +47,7 @@ from .digests import digest, same_digest
 from .errors import DamageKind, StoreDamaged, StoreError
 from .group import STATEMENT_CODES, WriteGroup, transient
 from .paths import default_path
-from .records import JournalEntry, MatchRecord, SessionRecord, TableRecord
+from .records import BanRecord, JournalEntry, MatchRecord, SessionRecord, TableRecord
 from .schema import SCHEMA, SCHEMA_VERSION
 from .sessions import SESSION_MAX_AGE_S
 
@@ -58,6 +58,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SESSION_MAX_AGE_S",
     "STATEMENT_CODES",
+    "BanRecord",
     "DamageKind",
     "JournalEntry",
     "MatchRecord",

@@ -5,7 +5,8 @@ opening, :mod:`.check`; the schema and its upgrade, :mod:`.schema`) and answers 
 call of the server, handing each to the part that owns its subject: the open group of
 writes (:mod:`.group`), players (:mod:`.players`), sessions (:mod:`.sessions`), tables
 (:mod:`.tables`), matches and their journal (:mod:`.matches`) and the history of
-finished matches (:mod:`.history`). The parts share the one connection and the one
+finished matches (:mod:`.history`), tournaments (:mod:`.tournaments`) and bans for
+good (:mod:`.bans`). The parts share the one connection and the one
 group of writes; none of them knows the others.
 
 The database runs in WAL mode with ``synchronous=NORMAL`` (no fsync per commit). A
@@ -23,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from .bans import Bans
 from .check import check_file
 from .errors import StoreError
 from .group import WriteGroup
@@ -30,7 +32,7 @@ from .history import History
 from .lock import lock_beside
 from .matches import Matches
 from .players import Players
-from .records import JournalEntry, MatchRecord, SessionRecord, TableRecord
+from .records import BanRecord, JournalEntry, MatchRecord, SessionRecord, TableRecord
 from .schema import SCHEMA, SCHEMA_VERSION, upgrade
 from .sessions import Sessions
 from .tables import Tables
@@ -66,6 +68,7 @@ class Store:
         self._matches = Matches(self.db, self._writes)
         self._history = History(self.db)
         self._tournaments = Tournaments(self.db, self._writes)
+        self._bans = Bans(self.db, self._writes)
 
     def close(self) -> None:
         self.commit()
@@ -152,6 +155,10 @@ class Store:
         if match_id is not None:
             self._matches.forget(match_id)
         self._tables.close(table_id)
+
+    def abandon_match(self, match_id: int, why: str) -> None:
+        """Record why a match will never finish (the host closed its table)."""
+        self._write("UPDATE matches SET abandoned=? WHERE id=?", (why, match_id))
 
     def open_tables(self) -> list[TableRecord]:
         """The open tables, by id; a row that cannot be read is logged by id and
@@ -290,3 +297,14 @@ class Store:
     def tournament(self, tournament_id: int) -> dict[str, Any] | None:
         """The saved state of one tournament, open or over."""
         return self._tournaments.get(tournament_id)
+
+    # --- bans for good (see .bans) --------------------------------------------------------
+
+    def save_ban(self, what: str, target: str, by: str, reason: str | None) -> None:
+        self._bans.save(what, target, by, reason)
+
+    def drop_ban(self, what: str, target: str) -> None:
+        self._bans.drop(what, target)
+
+    def bans(self) -> list[BanRecord]:
+        return self._bans.load()

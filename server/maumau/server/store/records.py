@@ -51,3 +51,14 @@ class SessionRecord:
     id: str
     name: str
     table_id: int | None
+
+
+@dataclass(slots=True)
+class BanRecord:
+    """A ban for good: ``what`` is ``name`` (its skeleton is ``target``) or
+    ``address``."""
+
+    what: str
+    target: str
+    by: str
+    reason: str | None

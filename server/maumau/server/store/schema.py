@@ -17,7 +17,7 @@ from .errors import StoreError
 
 log = logging.getLogger("maumau.server.store")
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 BOT_MARK = "*"  # ends every bot's name from schema 5 on (maumau.server.bots.BOT_MARK)
 
@@ -59,7 +59,8 @@ CREATE TABLE IF NOT EXISTS matches (
     started REAL NOT NULL,
     finished REAL,
     winner INTEGER,
-    scores TEXT
+    scores TEXT,
+    abandoned TEXT
 );
 CREATE TABLE IF NOT EXISTS journal (
     match_id INTEGER NOT NULL,
@@ -105,6 +106,14 @@ CREATE TABLE IF NOT EXISTS tournaments (
     open INTEGER NOT NULL DEFAULT 1,
     updated REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS bans (
+    what TEXT NOT NULL,
+    target TEXT NOT NULL,
+    by TEXT NOT NULL,
+    reason TEXT,
+    at REAL NOT NULL,
+    PRIMARY KEY (what, target)
+) WITHOUT ROWID;
 """
 
 
@@ -118,19 +127,25 @@ def upgrade(db: sqlite3.Connection, path: str, version: str) -> None:
     Version 4 only added ``tournaments`` (created by the schema script). Version 5
     marks every bot's name with ``*`` (``Ada`` became ``Ada*``, so that people may be
     called Ada): in the seats of every table, the names of every match and result,
-    and the tables of every tournament (:func:`_mark_bots`)."""
+    and the tables of every tournament (:func:`_mark_bots`). Version 6 added ``bans``
+    (created by the schema script) and ``matches.abandoned``, why a match the host
+    closed did not finish."""
     if version == str(SCHEMA_VERSION):
         return
-    if version not in ("1", "2", "3", "4"):
+    if version not in ("1", "2", "3", "4", "5"):
         raise StoreError(
             f"{path} has database schema {version}; this server knows {SCHEMA_VERSION}"
         )
     columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+    match_columns = {row[1] for row in db.execute("PRAGMA table_info(matches)")}
     with db:
         db.execute("BEGIN")
         if "creator_session" not in columns:
             db.execute("ALTER TABLE tables ADD COLUMN creator_session TEXT")
-        _mark_bots(db)
+        if "abandoned" not in match_columns:
+            db.execute("ALTER TABLE matches ADD COLUMN abandoned TEXT")
+        if version != "5":
+            _mark_bots(db)
         db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
     log.info("%s upgraded from database schema %s to %s", path, version, SCHEMA_VERSION)
 
