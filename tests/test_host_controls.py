@@ -84,7 +84,11 @@ async def refused(server: Server, nursery: trio.Nursery, name: str, **hello: Any
 async def host(server: Server, nursery: trio.Nursery, name: str = "Hana") -> WireClient:
     """The host, on the server's own machine, proving the key."""
     client = await arrive(
-        server, nursery, name, "('127.0.0.1', 40000)", host=host_key.make(KEY, name, time.time())
+        server,
+        nursery,
+        name,
+        "('127.0.0.1', 40000)",
+        host_proof=host_key.make(KEY, name, time.time()),
     )
     assert client.welcome is not None and client.welcome.host
     return client
@@ -139,13 +143,17 @@ async def test_a_guest_and_spoofed_names_reach_none_of_the_hosts_powers(
         assert owner.welcome is not None and owner.welcome.host  # --admin, with its secret
         await owner.aclose()
         proof = host_key.make(KEY, "Olga", time.time())
-        real = await arrive(server, nursery, "Olga", host=proof)
+        real = await arrive(server, nursery, "Olga", host_proof=proof)
         assert real.welcome is not None and real.welcome.host
         guests = [
             await arrive(server, nursery, "Gus"),
-            await arrive(server, nursery, "Kim", host=host_key.make(bytes(32), "Kim", time.time())),
-            await arrive(server, nursery, "Olga2", host=proof),  # overheard, for another name
-            await arrive(server, nursery, "Pia", host=host_key.make(KEY, "Pia", time.time() - 900)),
+            await arrive(
+                server, nursery, "Kim", host_proof=host_key.make(bytes(32), "Kim", time.time())
+            ),
+            await arrive(server, nursery, "Olga2", host_proof=proof),  # overheard, for another name
+            await arrive(
+                server, nursery, "Pia", host_proof=host_key.make(KEY, "Pia", time.time() - 900)
+            ),
         ]
         # Without the secret, the name and its look-alikes (a Cyrillic a) are no way in.
         for spoof in ("Hana", "Hаna"):
@@ -161,7 +169,7 @@ async def test_a_guest_and_spoofed_names_reach_none_of_the_hosts_powers(
         # The replayed proof, whole (same name and nonce), is spent.
         await real.aclose()
         await trio.sleep(1)
-        again = await arrive(server, nursery, "Olga", host=proof)
+        again = await arrive(server, nursery, "Olga", host_proof=proof)
         assert again.welcome is not None and not again.welcome.host
         await guests[0].send(CreateTable("T", {"seats": 2}, ()))
         await answer(guests[0], TableInfo)
@@ -422,9 +430,15 @@ def test_a_proof_counts_once_and_only_near_the_servers_time() -> None:
 
     now = 1_800_000_000.0
     rights = HostRights(KEY, clock=lambda: now)
+    rights.started = now - 120
     proof = host_key.make(KEY, "Hana", now - 60)
     assert rights.proves_key(Hello(9, "Hana", host=proof), "peer")
     assert not rights.proves_key(Hello(9, "Hana", host=proof), "peer")  # spent
     assert not rights.proves_key(Hello(9, "Hana", host=host_key.make(KEY, "Hana", now + 400)), "")
     assert not rights.proves_key(Hello(9, "Ivo", host=host_key.make(KEY, "Hana", now)), "")
     assert rights.proves_key(Hello(9, "Ivo", host=host_key.make(KEY, "Ivo", now)), "")
+    # A proof made before the server started was for an earlier run of it (whose
+    # spent nonces this run never saw): refused.
+    later = HostRights(KEY, clock=lambda: now + 100)
+    assert not later.proves_key(Hello(9, "Hana", host=host_key.make(KEY, "Hana", now + 99)), "")
+    assert later.proves_key(Hello(9, "Hana", host=host_key.make(KEY, "Hana", now + 100)), "")

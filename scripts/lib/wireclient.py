@@ -83,12 +83,12 @@ class WireClient:
         resume: str | None = None,
         secret: str | None = None,
         password: str | None = None,
-        host: dict[str, Any] | None = None,
+        host_proof: dict[str, Any] | None = None,
     ) -> WireClient:
-        """Say hello (with the server ``password`` and the ``host`` key's proof, if
+        """Say hello (with the server ``password`` and the host key's proof, if
         given) and read until the welcome; a refusal raises ``Refused``."""
         client = cls(stream, name)
-        await client.send(Hello(PROTOCOL_VERSION, name, resume, secret, password, host))
+        await client.send(Hello(PROTOCOL_VERSION, name, resume, secret, password, host_proof))
         answer = await client.wait_for(lambda m: isinstance(m, Welcome | Error))
         if isinstance(answer, Error):
             raise Refused(answer)
@@ -103,9 +103,11 @@ class WireClient:
         name: str,
         resume: str | None = None,
         secret: str | None = None,
+        password: str | None = None,
+        host_proof: dict[str, Any] | None = None,
     ) -> WireClient:
         stream = await trio.open_tcp_stream(host, port)
-        return await cls.open(stream, name, resume, secret)
+        return await cls.open(stream, name, resume, secret, password, host_proof)
 
     async def send(self, message: Message) -> None:
         async with self._sending:  # pongs from receive() may meet another task's send

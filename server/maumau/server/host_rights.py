@@ -6,7 +6,10 @@ in a file only its own user may read (:func:`key_file`): a ``maumau-client`` of 
 user on that machine reads it and proves it in every ``hello``; so does a client
 given the file with ``--admin-key``. A proof counts once: the server remembers each
 nonce until the proof's time is out of the window it accepts
-(:data:`~maumau.protocol.messages.HOST_CLOCK_SKEW_S` either way of its own clock).
+(:data:`~maumau.protocol.messages.HOST_CLOCK_SKEW_S` either way of its own clock),
+and refuses a proof made before it started, which an earlier run of it may have
+spent (a host client whose clock is behind is let in that much later: it tries
+again with a fresh proof at every reconnect).
 ``maumau-server --admin NAME`` grants the powers to a session whose hello proves
 NAME's secret too (so only on a server that keeps records), once the name is claimed:
 the hello that claims a name nobody had claimed proves nothing yet (whoever came
@@ -79,6 +82,7 @@ class HostRights:
         self.admins = {names.skeleton(name) for name in admins}
         self.clock = clock
         self._nonces: dict[str, float] = {}  # nonce -> when it stops mattering
+        self.started = clock()  # proofs made before were for an earlier run
 
     def proves_key(self, hello: Hello, peer: str) -> bool:
         """Whether ``hello.host`` proves the host key (once: its nonce is spent)."""
@@ -89,6 +93,9 @@ class HostRights:
         at = float(claim["at"])
         if abs(now - at) > HOST_CLOCK_SKEW_S:
             log.warning("a host proof from %s is %.0f s off this clock: refused", peer, at - now)
+            return False
+        if at < self.started:
+            log.warning("a host proof from %s was made before the server started: refused", peer)
             return False
         if not host_key.valid(self.key, hello.name, claim):
             log.warning("a hello from %s claimed the host key with a wrong proof", peer)
