@@ -137,7 +137,9 @@ def test_the_server_serves_the_wheelhouse_and_pip_installs_from_its_address(
     )  # fmt: skip
     try:
         assert server.stdout is not None
-        lines = [server.stdout.readline() for _ in range(5)]
+        lines = []
+        while not any("python3 -m pip install" in line for line in lines) and len(lines) < 12:
+            lines.append(server.stdout.readline())
         printed = "".join(lines)
         found = re.search(r"install maumau from (http://127\.0\.0\.1:\d+/)", printed)
         assert found, printed

@@ -46,6 +46,14 @@ shown, and leaving the replay quits.
 Whatever the server or other players wrote is shown as written, never as markup or
 a terminal escape (:mod:`maumau.client.literal`): the link cleans each message, the
 screens give their widgets ``Text``, and :meth:`MauMauApp.notify` never reads markup.
+
+The server's host (protocol 9): with the server's host key (``host_key``, given by
+the CLI only, never to a browser guest) every hello proves it, and a ``welcome``
+with ``host`` gives the session the host's powers: H in the lobby opens the host
+screen (:class:`~maumau.client.screens.host.HostScreen`), redrawn at every
+``host_view``. What the host does to a player arrives as a ``notice``: folded into
+the model (an announcement joins the chats, a closed table is left) and said in a
+toast here; a closed table's player is taken to the lobby.
 """
 
 from __future__ import annotations
@@ -70,10 +78,12 @@ from maumau.protocol.messages import (
     CreateTable,
     Error,
     GameEvent,
+    HostView,
     Lobby,
     Matches,
     MauDecision,
     Message,
+    Notice,
     Replay,
     Stats,
     TableInfo,
@@ -93,6 +103,7 @@ from .screens.confirm import ConfirmScreen
 from .screens.connect import ConnectScreen
 from .screens.help import LanguageChanged
 from .screens.history import HistoryScreen
+from .screens.host import HostScreen
 from .screens.leaderboard import LeaderboardScreen
 from .screens.lobby import LobbyScreen
 from .screens.messages import (
@@ -163,6 +174,8 @@ class MauMauApp(App[None]):
         replay: int | None = None,
         local: bool = False,
         web_key: bytes | None = None,
+        host_key: bytes | None = None,
+        key_only_here: bool = False,
     ) -> None:
         super().__init__()
         if ascii_only:
@@ -171,6 +184,10 @@ class MauMauApp(App[None]):
         self.connection.host, self.connection.port = host, port
         self.connection.name = name
         self.connection.replay_only = replay is not None
+        # The server's host key (maumau-client --admin-key, or the key file of a server
+        # on this machine): every hello proves it. Never a browser guest's.
+        self.connection.host_key = host_key if web_key is None else None
+        self.connection.key_only_here = key_only_here  # (the key file found, not given)
         self.ascii_only = ascii_only
         self.on_welcome = on_welcome
         self.remember = remember
@@ -307,16 +324,16 @@ class MauMauApp(App[None]):
                 ConnectScreen(address, name or saved.get("name", ""), discover=self.discover)
             )
 
-    def connect_to(self, host: str, port: int, name: str) -> None:
+    def connect_to(self, host: str, port: int, name: str, password: str | None = None) -> None:
         # The embedded server of --local keeps no records: no secret to keep for it.
         # --replay only watches: with the secret it would take the player's own
         # session over (seat included) from the client they play with, so it comes
         # as a viewer without a secret, under a name that reserves nothing.
         if self.replay_match is not None:
-            self.connection.aim(host, port, f"{name[:15].rstrip()} (replay)", None)
+            self.connection.aim(host, port, f"{name[:15].rstrip()} (replay)", None, password)
         else:
             secret = config.secret_for(name) if self.remember else None
-            self.connection.aim(host, port, name, secret)
+            self.connection.aim(host, port, name, secret, password)
         self.model = Model()
         self.network()
 
@@ -368,7 +385,11 @@ class MauMauApp(App[None]):
     def on_connect_requested(self, event: ConnectRequested) -> None:
         if self.web_key is not None:
             return  # a browser guest plays on the host's server only
-        self.connect_to(event.host, event.port, event.name)
+        password = event.password
+        same = (event.host, event.port) == (self.connection.host, self.connection.port)
+        if password is None and same:
+            password = self.connection.password  # the one typed for this server before
+        self.connect_to(event.host, event.port, event.name, password)
 
     def on_web_login_requested(self, event: WebLoginRequested) -> None:
         """A browser guest's name and PIN: connect to the one server there is, with
@@ -380,7 +401,7 @@ class MauMauApp(App[None]):
             return
         self.connection.name = event.name
         secret = name_secret(event.name, event.pin, self.web_key)
-        self.connection.aim(host, port, event.name, secret)
+        self.connection.aim(host, port, event.name, secret, event.password)
         self.model = Model()
         self.network()
 
@@ -420,7 +441,7 @@ class MauMauApp(App[None]):
         if event.fatal:
             self.set_banner(None)
             self.model.offline = False
-            self.switch_to_connect(event.text or "")
+            self.switch_to_connect(event.text or "", event.password)
             return
         self.model.lost_connection()
         self.set_banner(event.text)
@@ -431,14 +452,20 @@ class MauMauApp(App[None]):
         if tournament is not None:
             tournament.refresh_model()  # its keys off while nothing reaches the server
 
-    def switch_to_connect(self, message: str) -> None:
+    def switch_to_connect(self, message: str, ask_password: bool = False) -> None:
+        """Back to the connect screen, saying why; ``ask_password``: the server wants
+        its password (the screen asks for it)."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
         if self.web_key is not None:  # a browser guest may not choose another server
-            self.push_screen(WebLoginScreen(self.server_label, self.connection.name, message))
+            self.push_screen(
+                WebLoginScreen(self.server_label, self.connection.name, message, ask_password)
+            )
             return
         self.push_screen(
-            ConnectScreen(self.server_label, self.connection.name, message, self.discover)
+            ConnectScreen(
+                self.server_label, self.connection.name, message, self.discover, ask_password
+            )
         )
 
     async def on_server_message(self, event: ServerMessage) -> None:
@@ -480,6 +507,12 @@ class MauMauApp(App[None]):
                 self._show_table(full=True)
         elif isinstance(message, Tournament):
             self._tournament_arrived(message, was)
+        elif isinstance(message, HostView):
+            host_screen = self._find(HostScreen)
+            if host_screen is not None:
+                host_screen.refresh_model()
+        elif isinstance(message, Notice):
+            self._noticed(message, table)
         elif isinstance(message, (GameEvent, MauDecision)):
             if table is not None:
                 table.add_log(model.log[-1])
@@ -496,6 +529,27 @@ class MauMauApp(App[None]):
                 model.left_table()
             if not (message.fatal and message.ref == "hello"):  # the connect screen says it
                 self.show_error(error_text(message))
+
+    def _noticed(self, notice: Notice, table: TableScreen | None) -> None:
+        """What the host did that concerns this player (folded into the model
+        already), said in a toast; an announcement is in the chats too, and a
+        closed table's player goes to the lobby."""
+        text = self.model.notice_text(notice)
+        if notice.kind == "announcement":
+            self.notify(text, timeout=15)
+            lobby = self._find(LobbyScreen)
+            if lobby is not None:
+                lobby.refresh_model()
+            if table is not None and self.model.table is not None:
+                table.add_chat(text)
+        elif notice.kind == "table_closed":
+            if self.model.table is None and table is not None:
+                self.show_lobby()
+            self.notify(text, severity="warning", timeout=10)
+        elif notice.kind == "muted":
+            self.notify(text, severity="warning", timeout=10)
+        elif text:
+            self.notify(text, timeout=10)
 
     def _tournament_arrived(self, message: Tournament, was: str | None = None) -> None:
         """Redraw the tournament's screen, or show it if the player asked for it. When
@@ -526,6 +580,12 @@ class MauMauApp(App[None]):
             tournament.refresh_model()
         if self.connection.welcome(message.resumed):
             self.notify(_("The server forgot your session: back to the lobby."))
+        if not self.model.is_host:  # (no longer) the host: the host screen goes
+            while self._find(HostScreen) is not None and len(self.screen_stack) > 1:
+                self.pop_screen()
+        lobby = self._find(LobbyScreen)
+        if lobby is not None:
+            lobby.refresh_bindings()  # H and X are the host's keys
         if self.remember and self.connection.host and self.replay_match is None:
             config.save({"server": self.server_label, "name": message.name})
         if self.on_welcome is not None and not message.resumed:

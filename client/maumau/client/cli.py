@@ -5,12 +5,22 @@ maumau-client --replay MATCH_ID host:port [--password P]   (watch a finished mat
 maumau-client --local [--variant classic|american] [--bots N]
 maumau-client                       (asks where to connect)
 maumau-client --lang de ...         (the language; remembered for the next runs)
+maumau-client --admin-key FILE host:port   (the server's host key: the host's powers)
 
 The language is chosen before anything is shown, the ``--help`` text included:
 ``--lang``, else the one remembered in the config, else the environment's
 (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English
 (:func:`~maumau.client.i18n.choose`). A language whose catalog is not installed
 falls back to English, saying so.
+
+The server's host: ``--admin-key FILE`` reads the server's host key (64 hex digits,
+the ``host.key`` the server writes beside its database); every hello then proves it
+and the session gets the host's powers. Without it, a client on the server's own
+machine uses the key file of a server with the default database
+(:func:`default_key_path`) when it can read one, silently, and proves it only to a
+server on this machine (a server elsewhere could pass the proof on). ``--local`` and
+``--replay`` never send a key. A browser guest's client (``maumau-web``) never gets
+one: only this command line gives the app a key.
 
 The exit status is 0, or 1 when ``--replay`` could not show the match (no such
 match, still running, a server without records, or no connection); the reason is
@@ -29,6 +39,9 @@ import getpass
 import os
 import signal
 import sys
+from pathlib import Path
+
+from maumau.protocol import host_key
 
 from . import config, i18n
 from .address import parse_address
@@ -179,6 +192,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ),
     )
     parser.add_argument(
+        "--admin-key",
+        metavar="FILE",
+        help=_(
+            "the server's host key file (host.key beside its database), for the host's "
+            "powers; default: the key of a server on this machine, if there is one"
+        ),
+    )
+    parser.add_argument(
         "--lang",
         choices=list(i18n.LANGUAGES),
         help=_("the language: {choices} (remembered; default: your environment's)").format(
@@ -196,11 +217,56 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(_("--password goes with --replay"))
     if args.password is not None and not 1 <= len(args.password) <= 64:
         parser.error(_("--password: 1 to 64 characters"))
+    if args.admin_key is not None and (args.local or args.replay is not None):
+        parser.error(_("--admin-key does not go with --local or --replay"))
     if args.local:
         check_bots(parser, args.variant, args.bots)
     if args.name is not None and not 1 <= len(args.name.strip()) <= 24:
         parser.error(_("--name: 1 to 24 characters"))
     return args
+
+
+def default_key_path() -> Path:
+    """Where a server with the default database keeps its host key: ``host.key`` in
+    the platform's data folder (as the server's own default path: ``$XDG_DATA_HOME``
+    on Linux), found here without the server's code."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("maumau", appauthor=False)) / host_key.FILE_NAME
+
+
+class KeyProblem(Exception):
+    """The host key file given cannot be used; the message says why."""
+
+
+def read_key(path: Path) -> bytes:
+    """The host key in the file at ``path``; :class:`KeyProblem` when it cannot be read
+    or holds no key."""
+    try:
+        text = path.read_text(encoding="ascii", errors="replace")
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise KeyProblem(
+            _("cannot read the host key {path}: {why}").format(path=path, why=why)
+        ) from None
+    key = host_key.parse_key(text)
+    if key is None:
+        raise KeyProblem(
+            _("{path} holds no host key (the server's host.key: 64 hex digits)").format(path=path)
+        )
+    return key
+
+
+def find_key(flag: str | None) -> bytes | None:
+    """The host key to prove in every hello: ``--admin-key``'s (a problem with it is
+    :class:`KeyProblem`), else the default key file's when it is there and readable
+    and holds a key (otherwise none, silently)."""
+    if flag is not None:
+        return read_key(Path(flag).expanduser())
+    try:
+        return read_key(default_key_path())
+    except KeyProblem:
+        return None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -210,6 +276,14 @@ def main(argv: list[str] | None = None) -> None:
 
     name = (args.name or default_name()).strip()
     ascii_only = args.ascii or wants_ascii()
+    key = None
+    here = args.admin_key is None  # a key found, not given: proved to this machine only
+    if not args.local and args.replay is None:
+        try:
+            key = find_key(args.admin_key)
+        except KeyProblem as problem:
+            print(f"maumau-client: {problem}", file=sys.stderr)
+            raise SystemExit(2) from None
     if args.local:
         from .local import start_embedded_server
 
@@ -229,10 +303,18 @@ def main(argv: list[str] | None = None) -> None:
             text = _("maumau-client: {address} is not host:port")
             print(text.format(address=repr(args.address)), file=sys.stderr)
             raise SystemExit(2)
-        app = MauMauApp(parsed[0], parsed[1], name, ascii_only, replay=args.replay)
+        app = MauMauApp(
+            parsed[0],
+            parsed[1],
+            name,
+            ascii_only,
+            replay=args.replay,
+            host_key=key,
+            key_only_here=here,
+        )
         app.replay_password = args.password
     else:
-        app = MauMauApp(None, None, name, ascii_only)
+        app = MauMauApp(None, None, name, ascii_only, host_key=key, key_only_here=here)
         app.discover = not args.no_discover
     app.exit_signals = (signal.SIGTERM, signal.SIGHUP)
     app.run()

@@ -17,9 +17,19 @@ If the server forgot the token, ``run`` says hello afresh (with the secret that 
 still bring the seat back). If the session is taken back by another client with the
 name's secret (``goodbye``, "replaced"), this one says so and stops rather than
 fight for it. A refused hello (a taken name, a name reserved by another player's
-secret, a full server), or a server never reached, is fatal: the app goes back to
-the connect screen with the reason. ``--replay`` only watches: a taken name there is
+secret, a full server, a banned name or address), or a server never reached, is
+fatal: the app goes back to the connect screen with the reason. So is being sent
+away or banned by the server's host (``goodbye``, "kicked" or "banned"): the client
+does not come back by itself. ``--replay`` only watches: a taken name there is
 swapped for a throwaway viewer name.
+
+A server with a password refuses a hello without it (``password_required``) or with
+a wrong one (``wrong_password``): the connect screen comes back asking for it
+(:attr:`ConnectionChanged.password`), and the password typed there is kept and sent
+in every hello after, reconnects included. With the server's host key
+(``maumau-client --admin-key``, or the key file of a server on this machine) every
+hello carries the proof of it, and the session has the host's powers (the key found
+in the default place is proved only to a server on this machine).
 """
 
 from __future__ import annotations
@@ -37,6 +47,8 @@ from .model import Model
 from .net import LinkClosed, ServerLink
 
 BACKOFF = (0.5, 1, 2, 4, 8)
+# A hello's refusals that ask for the server's password (always fatal).
+PASSWORD_CODES = ("password_required", "wrong_password", "too_many_tries")
 
 
 class ServerMessage(TextualMessage):
@@ -49,12 +61,14 @@ class ServerMessage(TextualMessage):
 
 class ConnectionChanged(TextualMessage):
     """The connection went down (``text`` says why and when it is tried again), or
-    cannot be had at all (``fatal``)."""
+    cannot be had at all (``fatal``); ``password``: the server wants its password
+    (none was given, or a wrong one)."""
 
-    def __init__(self, text: str | None, fatal: bool = False) -> None:
+    def __init__(self, text: str | None, fatal: bool = False, password: bool = False) -> None:
         super().__init__()
         self.text = text
         self.fatal = fatal
+        self.password = password
 
 
 class Connection:
@@ -66,6 +80,9 @@ class Connection:
         self.port: int | None = None
         self.name = ""
         self.secret: str | None = None
+        self.password: str | None = None  # the server's, as the player typed it
+        self.host_key: bytes | None = None  # the server's host key, if the client has it
+        self.key_only_here = False  # prove it only to a server on this machine
         self.replay_only = False  # --replay: only watching, under any name
         self.link: ServerLink | None = None
         self.connected = False
@@ -73,9 +90,13 @@ class Connection:
         self.forgotten = False  # the server did not know our resume token any more
         self.quitting = False
 
-    def aim(self, host: str, port: int, name: str, secret: str | None) -> None:
-        """Connect there next time :meth:`run` starts, as a newcomer to that server."""
+    def aim(
+        self, host: str, port: int, name: str, secret: str | None, password: str | None = None
+    ) -> None:
+        """Connect there next time :meth:`run` starts, as a newcomer to that server
+        (with the server's ``password``, if the player typed one)."""
         self.host, self.port, self.name, self.secret = host, port, name, secret
+        self.password = password
         self.welcomed = False
 
     def welcome(self, resumed: bool) -> bool:
@@ -93,7 +114,14 @@ class Connection:
         while True:
             try:
                 self.link = await ServerLink.open(
-                    self.host, self.port, self.name, model.resume, self.secret
+                    self.host,
+                    self.port,
+                    self.name,
+                    model.resume,
+                    self.secret,
+                    self.password,
+                    self.host_key,
+                    self.key_only_here,
                 )
                 await self.link.run(self._deliver)
             except LinkClosed as closed:
@@ -128,6 +156,20 @@ class Connection:
                             fatal=True,
                         )
                     )
+                    return
+                if closed.sent_away:
+                    # The host sent this player away (or banned them): not for the
+                    # client to come back by itself; the connect screen says why.
+                    self.post(ConnectionChanged(closed.reason, fatal=True))
+                    return
+                if fatal is not None and fatal.code in PASSWORD_CODES:
+                    if fatal.code == "password_required":
+                        reason = _("This server asks for a password: type it below.")
+                    elif fatal.code == "wrong_password":
+                        reason = _("The server's password is wrong: type it again.")
+                    else:  # too many wrong ones from this address
+                        reason = closed.reason
+                    self.post(ConnectionChanged(reason, fatal=True, password=True))
                     return
                 never_welcomed = not self.welcomed
                 refused = fatal is not None and fatal.code != "abuse"

@@ -38,10 +38,12 @@ from maumau.protocol.messages import (
     ChatLine,
     Error,
     GameEvent,
+    HostView,
     Lobby,
     Matches,
     MauDecision,
     Message,
+    Notice,
     Replay,
     Stats,
     TableInfo,
@@ -58,11 +60,24 @@ from .words import (
     decision_line,
     error_line,
     event_line,
+    notice_line,
     seat_name,
     suit_text,
 )
 
 LOG_LINES = 200
+ANNOUNCEMENTS = 50  # the host's announcements kept
+# The host's requests (refused with ``not_host`` for everyone else).
+HOST_REQUESTS = (
+    "host_list",
+    "kick",
+    "mute",
+    "ban",
+    "unban",
+    "close_table",
+    "set_password",
+    "announce",
+)
 REPLAY_PAGE = 50  # the most steps one get_replay answer holds
 RECORDS_REQUESTS = ("get_stats", "list_matches", "get_replay")
 NO_RECORDS = N_("This server keeps no records (it runs without a database).")
@@ -163,6 +178,13 @@ class Model:
     pending_password: str | None = None  # the password a tournament was asked for with
     clock: Callable[[], float] = time.monotonic  # when messages arrive (tests hold it)
     rematch_due: float | None = None  # on ``clock``: when the rematch asked for starts
+    # The host's powers (protocol 9): whether this session has them (``welcome.host``),
+    # what the host screen shows (the latest ``host_view``), the host's announcements,
+    # and until when (on ``clock``) the host keeps this player out of chat.
+    is_host: bool = False
+    host_view: HostView | None = None
+    announcements: deque[Notice] = field(default_factory=lambda: deque(maxlen=ANNOUNCEMENTS))
+    muted_until: float | None = None
 
     def apply(self, message: Message) -> bool:
         """Fold ``message`` in; False if it was ignored: about a table we have left, or
@@ -173,6 +195,9 @@ class Model:
             self.offline = False
             self.name = message.name
             self.resume = message.resume
+            self.is_host = message.host
+            if not message.host:
+                self.host_view = None
             if not message.resumed:
                 self.tournament = None  # a new session follows nothing
             if self.replay is not None:
@@ -213,11 +238,58 @@ class Model:
         elif isinstance(message, Replay):
             if self.replay is not None and self.replay.match == message.match:
                 self.replay.apply(message)
+        elif isinstance(message, HostView):
+            self.host_view = message
+        elif isinstance(message, Notice):
+            self._fold_notice(message)
+        elif isinstance(message, Error) and message.code == "muted":
+            seconds = (message.details or {}).get("seconds")
+            if isinstance(seconds, int | float) and not isinstance(seconds, bool):
+                self.muted_until = self.clock() + seconds
         elif isinstance(message, Error) and message.ref in RECORDS_REQUESTS:
             self.records_errors[message.ref] = records_problem(message)
             if message.ref == "get_replay" and self.replay is not None:
                 self.replay.refused(records_problem(message))
         return True
+
+    def _fold_notice(self, notice: Notice) -> None:
+        """What the host did that concerns this player: an announcement goes into the
+        lobby's chat (and the table's, at a table); a mute is remembered until it ends;
+        a closed table is left (the server has sent the player to the lobby)."""
+        if notice.kind == "announcement":
+            self.announcements.append(notice)
+            line = self.notice_text(notice)
+            self.lobby_chat.append(line)
+            if self.table is not None:
+                self.chat.append(line)
+        elif notice.kind == "muted":
+            self.muted_until = self.clock() + (notice.seconds or 0)
+        elif notice.kind == "unmuted":
+            self.muted_until = None
+        elif notice.kind == "table_closed" and self.table is not None:
+            closed = notice.table
+            if closed is None or closed == self.table.id:
+                self.left_table()
+
+    def notice_text(self, notice: Notice) -> str:
+        """A host's notice in words (the cancelled tournament named, when known)."""
+        name = None
+        if notice.tournament is not None:
+            for summary in self.tournaments:
+                if summary.get("id") == notice.tournament:
+                    name = str(summary.get("name"))
+            following = self.tournament
+            if name is None and following is not None and following.id == notice.tournament:
+                name = following.info.name
+        text = notice_line(notice.kind, notice.by, notice.text, notice.seconds, name)
+        return text if text is not None else notice.text or ""
+
+    @property
+    def muted_seconds(self) -> float:
+        """How long the host keeps this player out of chat still (0: not muted)."""
+        if self.muted_until is None:
+            return 0.0
+        return max(0.0, self.muted_until - self.clock())
 
     def seats_of(self, message: Message) -> int | None:
         """How many seats the table ``message`` is about has, as the client knows it

@@ -43,11 +43,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import ipaddress
 import logging
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from maumau.protocol import host_key
 from maumau.protocol.codec import (
     NEED_DATA,
     PEER_CLOSED,
@@ -157,6 +159,28 @@ class WindowClock:
         return dataclasses.replace(claim, reaction_ms=reaction, clock_ms=now)
 
 
+def same_machine(writer: asyncio.StreamWriter) -> bool:
+    """Whether the connection of ``writer`` goes to this machine: to a loopback
+    address, or to one of its own (the two ends then have the same address)."""
+
+    def host_of(name: str) -> str | None:
+        found = writer.get_extra_info(name)
+        if not isinstance(found, tuple) or not found:
+            return None
+        host = str(found[0]).split("%")[0]
+        return host[7:] if host.startswith("::ffff:") else host
+
+    peer, own = host_of("peername"), host_of("sockname")
+    if peer is None:
+        return False
+    try:
+        if ipaddress.ip_address(peer).is_loopback:
+            return True
+    except ValueError:
+        return False
+    return peer == own
+
+
 class LinkClosed(Exception):
     """The connection ended; ``reason`` says why, in words."""
 
@@ -179,6 +203,13 @@ class LinkClosed(Exception):
         another (its goodbye's code is "replaced")."""
         return self.goodbye_code == "replaced"
 
+    @property
+    def sent_away(self) -> bool:
+        """The server's host sent this player away or banned them (its goodbye's
+        code is "kicked" or "banned", protocol 9): coming back is not for the client
+        to try by itself."""
+        return self.goodbye_code in ("kicked", "banned")
+
 
 class ServerLink:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -195,8 +226,16 @@ class ServerLink:
         name: str,
         resume: str | None = None,
         secret: str | None = None,
+        password: str | None = None,
+        key: bytes | None = None,
+        key_only_here: bool = False,
     ) -> ServerLink:
-        """Connect and say ``hello`` (with the resume token and the name's secret)."""
+        """Connect and say ``hello`` (with the resume token, the name's secret, the
+        server's password if the player typed one, and, with the server's host key,
+        the proof of it: :func:`maumau.protocol.host_key.make`, made afresh for every
+        hello). ``key_only_here``: prove the key only to a server on this machine (the
+        key found in the default place, not given: a server elsewhere could pass the
+        proof on to the real one at once)."""
         try:
             reader, writer = await asyncio.wait_for(
                 asyncio.open_connection(host, port), CONNECT_TIMEOUT
@@ -213,7 +252,10 @@ class ServerLink:
             address = f"{host}:{port}"
             raise LinkClosed(text.format(address=address, why=error.strerror or error)) from None
         link = cls(reader, writer)
-        await link.send(Hello(PROTOCOL_VERSION, name, resume, secret))
+        if key is not None and key_only_here and not same_machine(writer):
+            key = None
+        proof = host_key.make(key, name, time.time()) if key is not None else None
+        await link.send(Hello(PROTOCOL_VERSION, name, resume, secret, password, proof))
         return link
 
     async def send(self, message: Message) -> None:
@@ -233,8 +275,7 @@ class ServerLink:
     async def run(self, deliver: Callable[[Message], None]) -> None:
         """Read until the connection ends; raises LinkClosed with the reason."""
         fatal: Error | None = None
-        goodbye: str | None = None
-        goodbye_code: str | None = None
+        goodbye: Goodbye | None = None
         arrived = clock_ms()  # when the latest read returned
         while True:
             try:
@@ -260,10 +301,12 @@ class ServerLink:
                     details = fatal.details
                     reason = error_line(fatal.code, details, fatal.message)
                 elif goodbye is not None:
-                    reason = goodbye_line(goodbye_code, goodbye)
+                    reason = goodbye_line(goodbye.code, goodbye.reason, goodbye.by, goodbye.note)
                 else:
                     reason = _("the server closed the connection")
-                raise LinkClosed(reason, fatal, goodbye, goodbye_code)
+                said = goodbye.reason if goodbye is not None else None
+                code = goodbye.code if goodbye is not None else None
+                raise LinkClosed(reason, fatal, said, code)
             assert isinstance(event, Message)
             event = clean_message(event)
             if isinstance(event, Ping):
@@ -275,8 +318,7 @@ class ServerLink:
             if isinstance(event, Error) and event.fatal:
                 fatal = event
             if isinstance(event, Goodbye):
-                goodbye = event.reason  # e.g. "the server is shutting down"
-                goodbye_code = event.code
+                goodbye = event  # e.g. "the server is shutting down"
             deliver(event)
 
     def close(self) -> None:

@@ -27,6 +27,7 @@ suit and colour names and the American cards' words come from the catalogs
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -722,7 +723,34 @@ _ERRORS: dict[str, tuple[str, list[tuple[tuple[str, ...], str]]]] = {
     "tournament_running": (N_("The tournament is running: that cannot be done now."), []),
     "tournament_table": (
         N_("This is a tournament's table: no rematch; the next series seats you."),
+        [
+            (
+                ("table",),
+                N_(
+                    "Table {table} is a tournament's: call the tournament off instead "
+                    "(X on it in the lobby)."
+                ),
+            )
+        ],
+    ),
+    # The server's password and the host's powers (protocol 9).
+    "password_required": (N_("This server asks for a password."), []),
+    "too_many_tries": (
+        N_("Too many wrong passwords from your address: try again in a minute."),
         [],
+    ),
+    "banned": (N_("You are banned from this server."), []),
+    "not_host": (N_("Only the server's host can do that."), []),
+    "no_such_session": (N_("That player is not connected any more."), []),
+    "bad_target": (N_("That cannot be done to that player."), []),
+    "too_many_bans": (
+        N_("The server keeps as many bans as it can; lift one first."),
+        [(("limit",), N_("The server keeps at most {limit} bans; lift one first."))],
+    ),
+    "no_such_ban": (N_("There is no such ban (any more)."), []),
+    "muted": (
+        N_("The host has muted you in chat."),
+        [(("seconds",), N_("The host has muted you in chat for {duration} more."))],
     ),
 }
 
@@ -731,6 +759,24 @@ _BAD_NAME_BY_FIELD = {
     "create_table.name": N_("A table's name must show something."),
     "create_tournament.name": N_("A tournament's name must show something."),
     "play.named": N_("That suit or colour belongs to the other game."),
+}
+
+#: ``banned`` (at hello) says what is banned, ``bad_target`` why the host's request
+#: cannot be aimed there, both by ``details.why``.
+_BY_WHY = {
+    "banned": {
+        "name": N_("That name is banned from this server; pick another."),
+        "address": N_("Your address is banned from this server."),
+    },
+    "bad_target": {
+        "own": N_("That is your own name or address: the host cannot ban it."),
+        "loopback": N_(
+            "That address is the server's own machine: the SSH party's and the browser "
+            "guests' too. Ban the player's name instead."
+        ),
+        "host": N_("That player is a host too: a host cannot do that to another host."),
+        "address": N_("That is not an IP address."),
+    },
 }
 
 #: Every error code the client writes itself.
@@ -746,25 +792,124 @@ def error_line(code: str, details: Facts | None, message: str) -> str:
     plain, detailed = known
     facts = dict(details or {})
     text = _BAD_NAME_BY_FIELD.get(str(facts.get("field")), plain) if code == "bad_name" else plain
+    text = _BY_WHY.get(code, {}).get(str(facts.get("why")), text)
     for keys, template in detailed:
         if all(facts.get(key) is not None for key in keys):
             text = template
             break
-    keys = ("field", "name", "limit", "version", "seconds", "count", "tournament")
+    keys = ("field", "name", "limit", "version", "seconds", "count", "tournament", "table")
     values = {key: facts.get(key) for key in keys}
-    if isinstance(values["seconds"], float):
-        values["seconds"] = f"{values['seconds']:g}"  # 10 s, as the server writes it
+    seconds = values["seconds"]
+    duration = None
+    if isinstance(seconds, int | float) and not isinstance(seconds, bool):
+        duration = duration_words(seconds)
+    if isinstance(seconds, float):
+        values["seconds"] = f"{seconds:g}"  # 10 s, as the server writes it
     for key in ("card", "top"):
         shown = facts.get(key)
         values[key] = card_text(shown) if shown in CARD_BY_CODE else shown
-    return _(text).format(mine=PROTOCOL_VERSION, **values)
+    return _(text).format(mine=PROTOCOL_VERSION, duration=duration, **values)
 
 
-def goodbye_line(code: str | None, reason: str) -> str:
+def goodbye_line(
+    code: str | None, reason: str, by: str | None = None, note: str | None = None
+) -> str:
     """The server's goodbye in the player's language (its ``reason`` in English, or
-    for an unknown code)."""
-    if language() == "en" or code not in ("shutdown", "replaced"):
+    for an unknown code). Sent away by the host (``kicked``, ``banned``), it names the
+    host (``by``) and gives their words (``note``), in every language."""
+    if code in ("kicked", "banned") and by:
+        if code == "kicked" and note:
+            text = _("The host ({by}) sent you away: {note}")
+        elif code == "kicked":
+            text = _("The host ({by}) sent you away.")
+        elif note:
+            text = _("The host ({by}) banned you: {note}")
+        else:
+            text = _("The host ({by}) banned you.")
+        return text.format(by=by, note=note)
+    if language() == "en" or code not in ("shutdown", "replaced", "kicked", "banned"):
         return reason
     if code == "shutdown":
         return _("The server is shutting down.")
+    if code == "kicked":
+        return _("The host sent you away.")
+    if code == "banned":
+        return _("The host banned you.")
     return _("Another connection of this session took over.")
+
+
+# --- durations and the host's notices --------------------------------------------------
+
+
+def duration_words(seconds: float) -> str:
+    """How long, in words: "45 seconds", "10 minutes", "3 hours", "2 days" (rounded
+    to the unit, up: a mute of 90 s has 2 minutes left)."""
+    seconds = max(0.0, float(seconds))
+    # NOTE: how long, as said after "for" ("muted you in chat for 10 minutes", "for 2
+    # minutes more"): the case that takes, where the language has cases.
+    if seconds < 60:
+        n = max(1, math.ceil(seconds))
+        return ngettext("{n} second", "{n} seconds", n).format(n=n)
+    if seconds < 2 * 3600:
+        n = math.ceil(seconds / 60)
+        return ngettext("{n} minute", "{n} minutes", n).format(n=n)
+    if seconds < 2 * 86400:
+        n = math.ceil(seconds / 3600)
+        return ngettext("{n} hour", "{n} hours", n).format(n=n)
+    n = math.ceil(seconds / 86400)
+    return ngettext("{n} day", "{n} days", n).format(n=n)
+
+
+def short_duration(seconds: float) -> str:
+    """How long, in a few cells for a column: "45 s", "12 min", "3 h", "2 d" (rounded
+    down: connected 12 minutes and a half is "12 min")."""
+    seconds = max(0.0, float(seconds))
+    if seconds < 60:
+        # NOTE: short durations in the host's list of connections (a few cells each).
+        return _("{n} s").format(n=int(seconds))
+    if seconds < 3600:
+        return _("{n} min").format(n=int(seconds // 60))
+    if seconds < 86400:
+        return _("{n} h").format(n=int(seconds // 3600))
+    return _("{n} d").format(n=int(seconds // 86400))
+
+
+# Each notice's sentence: with the host's own words, and without them.
+_NOTICES: dict[str, tuple[str, str]] = {
+    "announcement": (N_("Announcement from {by}: {text}"), N_("Announcement from {by}.")),
+    "muted": (
+        N_("{by} muted you in chat for {duration}: {text}"),
+        N_("{by} muted you in chat for {duration}."),
+    ),
+    "unmuted": (N_("{by} lets you chat again: {text}"), N_("{by} lets you chat again.")),
+    "table_closed": (N_("{by} closed the table: {text}"), N_("{by} closed the table.")),
+    "tournament_named": (
+        N_("{by} called the tournament {tournament} off: {text}"),
+        N_("{by} called the tournament {tournament} off."),
+    ),
+    "tournament_cancelled": (
+        N_("{by} called the tournament off: {text}"),
+        N_("{by} called the tournament off."),
+    ),
+}
+
+
+def notice_line(
+    kind: str,
+    by: str,
+    text: str | None = None,
+    seconds: float | None = None,
+    tournament: str | None = None,
+) -> str | None:
+    """A host's ``notice`` in words: ``by`` the host's name, ``text`` their own words
+    (if any), ``seconds`` how long a mute lasts, ``tournament`` the cancelled
+    tournament's name (if known). None for a kind this client does not know."""
+    if kind == "tournament_cancelled" and tournament:
+        kind = "tournament_named"
+    if kind not in _NOTICES:
+        return None
+    with_text, without = _NOTICES[kind]
+    template = _(with_text if text else without)
+    values = {"by": by, "text": text or "", "tournament": tournament}
+    values["duration"] = duration_words(seconds or 0)
+    return template.format(**values)

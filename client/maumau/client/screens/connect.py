@@ -6,6 +6,10 @@ connection is refused or cannot be made. Enter checks the address
 connect (:class:`~.messages.ConnectRequested`); the app owns the connection. Its
 Connect button does the same, for a mouse or a finger.
 
+A server with a password that refused the hello (``password_required``,
+``wrong_password``) brings the screen back with ``ask_password``: a field for the
+server's password shows, focused, its characters hidden (it is hidden otherwise).
+
 With ``discover`` (``maumau-client`` started without an address), the screen also
 lists the maumau servers announced on the LAN (:mod:`~maumau.client.discovery`), live:
 picking one (Enter, a click or a tap) takes its address and connects. What a server
@@ -30,7 +34,7 @@ from ..discovery import Discovery
 from ..i18n import N_, _, ngettext
 from ..literal import literal
 from ..widgets.action_bar import RoomAware, TapButton
-from ..widgets.ascii_aware import AsciiAware
+from ..widgets.ascii_aware import AsciiAware, AsciiInput
 from ..widgets.key_footer import KeyFooter
 from .messages import ConnectRequested
 
@@ -41,12 +45,20 @@ class ConnectScreen(RoomAware, AsciiAware, Screen[None]):
     BINDINGS = [Binding("escape", "app.quit", N_("quit"))]
     AUTO_FOCUS = "#address"  # (not the list of servers found, even once it shows)
 
-    def __init__(self, address: str, name: str, message: str = "", discover: bool = False) -> None:
+    def __init__(
+        self,
+        address: str,
+        name: str,
+        message: str = "",
+        discover: bool = False,
+        ask_password: bool = False,
+    ) -> None:
         super().__init__()
         self.address = address
         self.player = name
         self.message = message
         self.discover = discover
+        self.ask_password = ask_password  # the server wants its password
         self.servers: list[Found] = []
         self._discovery: Discovery | None = None
 
@@ -63,12 +75,23 @@ class ConnectScreen(RoomAware, AsciiAware, Screen[None]):
             yield Input(self.address, placeholder="lan-party-box:7766", id="address")
             yield Label(_("Your name"))
             yield Input(self.player, placeholder="Ann", id="name", max_length=24)
+            # NOTE: the connect screen's field for the server's password (shown only
+            # when the server asked for one).
+            password_label = Label(_("The server's password"), id="server-password-label")
+            password = AsciiInput(password=True, id="server-password", max_length=64)
+            password_label.display = password.display = self.ask_password
+            yield password_label
+            yield password
             yield Static(literal(self.message), id="connect-message", classes="error")
             yield Static(_("Enter connects, Esc quits"), classes="hint", id="connect-hint")
             with Horizontal(classes="dialog-buttons"):
                 # NOTE: the connect screen's button (Enter does the same).
                 yield TapButton(_("Connect"), id="connect-go", variant="primary", compact=True)
         yield KeyFooter()
+
+    def on_screen_resume(self) -> None:
+        if self.ask_password:  # (after the address took the focus: AUTO_FOCUS)
+            self.query_one("#server-password", Input).focus()
 
     def on_mount(self) -> None:
         self._show_servers()
@@ -148,4 +171,13 @@ class ConnectScreen(RoomAware, AsciiAware, Screen[None]):
                 _("Type a name (1 to {most} characters)").format(most=24)
             )
             return
-        self.app.post_message(ConnectRequested(parsed[0], parsed[1], name))
+        password: str | None = None
+        if self.ask_password:
+            password = self.query_one("#server-password", Input).value
+            if not password:
+                self.query_one("#connect-message", Static).update(
+                    _("Type the server's password first (ask its host).")
+                )
+                self.query_one("#server-password", Input).focus()
+                return
+        self.app.post_message(ConnectRequested(parsed[0], parsed[1], name, password))

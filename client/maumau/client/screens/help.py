@@ -123,7 +123,19 @@ def prose_markup() -> dict[str, str]:
   called off by the server.
 """
     )
-    return {"mau": mau, "lag": lag, "away": away, "tournaments": tournaments}
+    # NOTE: shown only to the server's host (a client with the server's host key).
+    host = _(
+        """\
+[b]Hosting[/b]
+  You are this server's host. In the lobby H opens the host screen:
+  who is connected, the bans, the server's password. There k sends
+  the highlighted player away, m mutes them in chat, b bans their
+  name and a their address, u lifts the highlighted ban, p sets the
+  server's password, n announces something to everyone. In the lobby
+  X closes the table under the cursor (or calls off the tournament).
+"""
+    )
+    return {"mau": mau, "lag": lag, "away": away, "tournaments": tournaments, "host": host}
 
 
 HEAD_WIDTH = 10  # the column of the rules' heads (a longer head has a line of its own)
@@ -194,11 +206,13 @@ def help_text(
     settings: dict[str, Any] | None = None,
     ascii_only: bool = False,
     width: int = 70,
+    host: bool = False,
 ) -> Text:
     """The whole help in the player's language, wrapped to ``width``: at a table, its
     game's rules first (what a newcomer needs), the table's own settings (which hold
     the server's values, so are never read as markup) and where they depart from the
-    rules as written, then the keys; in the lobby, its keys, then both games' rules."""
+    rules as written, then the keys; in the lobby, its keys, then both games' rules.
+    The server's ``host`` reads about the host's keys too."""
     lobby, table = keys_markup()
     prose = prose_markup()
     # NOTE: the language line of the help: "L" is the key, {language} the current one.
@@ -239,6 +253,9 @@ def help_text(
     text.append("\n")
     text.append_text(section(prose["tournaments"], width))
     text.append("\n")
+    if host:
+        text.append_text(section(prose["host"], width))
+        text.append("\n")
     if settings:
         text.append_text(Text.from_markup(lobby))
         text.append("\n")
@@ -331,7 +348,10 @@ class HelpScreen(RoomAware, TapOutsideCloses, AsciiAware, ModalScreen[None]):
         width = shown.first().content_region.width - 1 if shown else 0  # (a gap)
         if width < 20:
             width = min(DIALOG_WIDTH, self.app.size.width or 80) - 10
-        return help_text(rules_lines, self.settings, host_of(self.app).ascii_only, width)
+        shown_to = host_of(self.app)
+        return help_text(
+            rules_lines, self.settings, shown_to.ascii_only, width, shown_to.model.is_host
+        )
 
     def _rewrap(self) -> None:
         self.query_one("#help-text", Static).update(self._help())

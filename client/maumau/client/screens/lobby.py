@@ -19,6 +19,11 @@ T opens the new-tournament dialog; the footer offers it when it fits on the line
 By mouse or finger: a click on a table picks it, a click on the picked one joins it
 (as Enter); the footer's keys are clickable, and a screen with room has buttons for
 them (join, watch, new table...).
+
+The server's host (``model.is_host``) has two keys more, shown to nobody else: H
+opens the host screen (:class:`~.host.HostScreen`), X closes the table under the
+cursor, or calls off the tournament under it when the tournaments' list has the
+focus, after asking a reason (:func:`~.host.ask_close`).
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.pick_list import PickList, set_columns
 from .help import HelpScreen
 from .help_rules import DEFAULTS
+from .host import HostScreen, ask_close
 from .messages import ToServer, TournamentWanted
 from .new_table import HOUSE_RULES, NewTableScreen
 from .new_tournament import NewTournamentScreen
@@ -184,6 +190,9 @@ class LobbyScreen(Screen[None]):
         Binding("l", "app.leaderboard", N_("leaderboard"), show=False),
         Binding("h", "app.history", N_("history")),
         Binding("r", "refresh", N_("refresh"), show=False),
+        # The host's (hidden from everyone else: see check_action).
+        Binding("H", "host_screen", N_("host"), key_display="H"),
+        Binding("X", "host_close", N_("close"), key_display="X"),
         Binding("tab", "chat", N_("chat"), priority=True),
         Binding("question_mark", "help", N_("help"), key_display="?"),
         Binding("q", "app.quit", N_("quit")),
@@ -451,6 +460,8 @@ class LobbyScreen(Screen[None]):
             return bool(self.host.model.tournaments)
         if action == "new_tournament":
             return self.offers_new_tournament()
+        if action in ("host_screen", "host_close"):
+            return self.host.model.is_host
         return True
 
     def _selected(self) -> int | None:
@@ -544,6 +555,30 @@ class LobbyScreen(Screen[None]):
 
     def action_new_tournament(self) -> None:
         self.app.push_screen(NewTournamentScreen())
+
+    def action_host_screen(self) -> None:
+        if self.host.model.is_host:
+            self.app.push_screen(HostScreen())
+
+    def action_host_close(self) -> None:
+        """The host closes the table under the cursor, or calls off the tournament
+        under it (when the tournaments' list has the focus), after asking a reason."""
+        model = self.host.model
+        if not model.is_host:
+            return
+        box = self.query_one(TournamentList)
+        listed = model.tournaments
+        if box.has_focus and listed:
+            summary = listed[min(max(box.cursor_row, 0), len(listed) - 1)]
+            ask_close(self.app, dict(summary), tournament=True)
+            return
+        table_id = self._selected()
+        lobby = model.lobby
+        if table_id is None or lobby is None:
+            self.app.notify(_("No table to close"))
+            return
+        summary = next(t for t in lobby.tables if t["id"] == table_id)
+        ask_close(self.app, dict(summary), tournament=False)
 
     def action_new_tournament_unseen(self) -> None:
         self.action_new_tournament()

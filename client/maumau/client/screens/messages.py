@@ -27,13 +27,15 @@ class ToServer(TextualMessage):
 
 
 class ConnectRequested(TextualMessage):
-    """The connect screen's answer: connect to ``host:port`` as ``name``."""
+    """The connect screen's answer: connect to ``host:port`` as ``name`` (with the
+    server's ``password``, when the server asked for one)."""
 
-    def __init__(self, host: str, port: int, name: str) -> None:
+    def __init__(self, host: str, port: int, name: str, password: str | None = None) -> None:
         super().__init__()
         self.host = host
         self.port = port
         self.name = name
+        self.password = password
 
 
 class TableLeft(TextualMessage):

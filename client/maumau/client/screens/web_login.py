@@ -6,7 +6,9 @@ guest who may not choose the server: the address is shown, never asked. Enter in
 name moves to the PIN, Enter in the PIN (or the Join button, for a tap) checks the
 name (:func:`~maumau.client.party.name_problem`) and asks the app to connect
 (:class:`WebLoginRequested`); the app derives the name's secret from the name and
-PIN (:mod:`maumau.client.web.identity`).
+PIN (:mod:`maumau.client.web.identity`). A server with a password that refused the
+guest (``password_required``, ``wrong_password``) brings the screen back with a field
+for it (``ask_password``), focused.
 """
 
 from __future__ import annotations
@@ -25,22 +27,27 @@ from ..widgets.ascii_aware import AsciiAware
 
 
 class WebLoginRequested(Message):
-    """Connect as ``name``, the secret derived from ``pin`` ("" for none)."""
+    """Connect as ``name``, the secret derived from ``pin`` ("" for none); with the
+    server's ``password`` when it asked for one."""
 
-    def __init__(self, name: str, pin: str) -> None:
+    def __init__(self, name: str, pin: str, password: str | None = None) -> None:
         super().__init__()
         self.name = name
         self.pin = pin
+        self.password = password
 
 
 class WebLoginScreen(AsciiAware, Screen[None]):
     """A name and a PIN; the server's address shown, not asked."""
 
-    def __init__(self, server: str, name: str = "", message: str = "") -> None:
+    def __init__(
+        self, server: str, name: str = "", message: str = "", ask_password: bool = False
+    ) -> None:
         super().__init__()
         self.server = server
         self.player = name
         self.message = message
+        self.ask_password = ask_password  # the server wants its password
 
     def compose(self) -> ComposeResult:
         with Vertical(id="web-login"):
@@ -53,10 +60,18 @@ class WebLoginScreen(AsciiAware, Screen[None]):
             yield Input(self.player, placeholder="Ann", id="name", max_length=party.NAME_MOST)
             yield Label(_("PIN (optional)"))
             yield Input(password=True, id="pin", max_length=32)
+            password_label = Label(_("The server's password"))
+            password = Input(password=True, id="server-password", max_length=64)
+            password_label.display = password.display = self.ask_password
+            yield password_label
+            yield password
             yield Static(literal(self.message), id="login-message", classes="error")
             yield Button(_("Join"), id="join", variant="primary")
 
     def on_mount(self) -> None:
+        if self.ask_password:
+            self.query_one("#server-password", Input).focus()
+            return
         self.query_one("#name" if not self.player else "#pin", Input).focus()
 
     @on(Input.Submitted, "#name")
@@ -65,13 +80,24 @@ class WebLoginScreen(AsciiAware, Screen[None]):
             self.query_one("#pin", Input).focus()
 
     @on(Input.Submitted, "#pin")
+    @on(Input.Submitted, "#server-password")
     @on(Button.Pressed, "#join")
     def join(self) -> None:
         name = self._checked_name()
         if name is None:
             return
+        password = None
+        if self.ask_password:
+            password = self.query_one("#server-password", Input).value
+            if not password:
+                self.query_one("#login-message", Static).update(
+                    _("Type the server's password first (ask its host).")
+                )
+                self.query_one("#server-password", Input).focus()
+                return
         self.query_one("#join", Button).disabled = True
-        self.app.post_message(WebLoginRequested(name, self.query_one("#pin", Input).value))
+        pin = self.query_one("#pin", Input).value
+        self.app.post_message(WebLoginRequested(name, pin, password))
 
     def _checked_name(self) -> str | None:
         """The typed name, or None after saying what is wrong with it."""
