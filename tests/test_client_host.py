@@ -218,6 +218,7 @@ def test_the_hosts_words() -> None:
     assert words.notice_line("brand_new", "Ann") is None
     assert words.duration_words(7 * 86400) == "7 days"
     assert words.short_duration(725) == "12 min"
+    assert words.short_duration(599.5, up=True) == "10 min"  # a mute just begun
     assert fit([["name", "a" * 40], ["x", "y" * 40]], 30, [0]) == [4, 40]  # never below 4
     assert sum(fit([["name", "a" * 40], ["addr", "b" * 40]], 30, [0, 1])) == 30
     assert cut("abcdef", 4, ascii_only=True) == "abc~"

@@ -860,18 +860,23 @@ def duration_words(seconds: float) -> str:
     return ngettext("{n} day", "{n} days", n).format(n=n)
 
 
-def short_duration(seconds: float) -> str:
+def short_duration(seconds: float, up: bool = False) -> str:
     """How long, in a few cells for a column: "45 s", "12 min", "3 h", "2 d" (rounded
-    down: connected 12 minutes and a half is "12 min")."""
+    down: connected 12 minutes and a half is "12 min"; ``up``, for what is left, up:
+    a mute of 10 minutes that has just begun is "10 min")."""
     seconds = max(0.0, float(seconds))
+
+    def count(unit: int) -> int:
+        return math.ceil(seconds / unit) if up else int(seconds // unit)
+
     if seconds < 60:
         # NOTE: short durations in the host's list of connections (a few cells each).
-        return _("{n} s").format(n=int(seconds))
+        return _("{n} s").format(n=count(1))
     if seconds < 3600:
-        return _("{n} min").format(n=int(seconds // 60))
+        return _("{n} min").format(n=count(60))
     if seconds < 86400:
-        return _("{n} h").format(n=int(seconds // 3600))
-    return _("{n} d").format(n=int(seconds // 86400))
+        return _("{n} h").format(n=count(3600))
+    return _("{n} d").format(n=count(86400))
 
 
 # Each notice's sentence: with the host's own words, and without them.

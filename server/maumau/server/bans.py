@@ -86,7 +86,8 @@ class Bans:
             if key is not None:
                 self._bans[key] = Ban(record.what, record.target, "ever", record.by, record.reason)
         if self._bans:
-            log.info("%d bans for good are in force", len(self._bans))
+            count = len(self._bans)
+            log.info("%d ban%s for good in force", count, "" if count == 1 else "s")
 
     @staticmethod
     def _key(what: str, target: str) -> tuple[str, str] | None:

@@ -376,7 +376,7 @@ class HostScreen(AsciiAware, Screen[None]):
                 where,
                 short_duration(float(entry["since"])),
                 f"{float(entry['rate']):.1f}",
-                short_duration(muted) if muted > 0 else "",
+                short_duration(muted, up=True) if muted > 0 else "",
             ]
             rows.append((str(entry["session"]), cells))
         self._fill(table, headers, rows, width, (0, 1, 2), ascii_only)
