@@ -14,7 +14,6 @@ import asyncio
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -61,6 +60,7 @@ from maumau.protocol.messages import (
     Welcome,
 )
 from test_ascii import screen_text
+from test_client_clicks import until
 from test_client_hostile import FakeServer, screen_is
 from test_client_snapshots import StillApp, classic_table, lobby
 
@@ -112,14 +112,6 @@ VIEW = HostView(
 
 def run(scenario: Callable[[], Any], timeout: float = 60) -> None:
     asyncio.run(asyncio.wait_for(scenario(), timeout))
-
-
-async def until(pilot: Any, condition: Callable[[], Any], timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for a condition")
-        await pilot.pause(0.02)
 
 
 class Recorded(StillApp):
@@ -475,7 +467,19 @@ def test_no_key_no_proof_and_no_password_field() -> None:
     assert hello.host is None and hello.password is None
 
 
-def test_sent_away_the_connect_screen_says_so_as_written_and_nobody_reconnects() -> None:
+@pytest.mark.parametrize(
+    ("goodbye", "said"),
+    [
+        (
+            Goodbye("kicked by the host", "kicked", "Root", MARKUP),
+            f"The host (Root) sent you away: {MARKUP}",
+        ),
+        (Goodbye("banned", "banned", "Root"), "The host (Root) banned you."),
+    ],
+)
+def test_sent_away_the_connect_screen_says_so_as_written_and_nobody_reconnects(
+    goodbye: Goodbye, said: str
+) -> None:
     server = FakeServer([[host_welcome(host=False), lobby()[1]]])
 
     async def scenario() -> None:
@@ -483,33 +487,14 @@ def test_sent_away_the_connect_screen_says_so_as_written_and_nobody_reconnects()
             app = MauMauApp("127.0.0.1", server.port, "Ann", remember=False)
             async with app.run_test(size=SIZE) as pilot:
                 await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-                await server.push(Goodbye("kicked by the host", "kicked", "Root", MARKUP))
+                await server.push(goodbye)
                 assert server.writer is not None
                 server.writer.close()
                 await until(pilot, screen_is(app, ConnectScreen))
                 await pilot.pause(1.5)  # the first reconnect would come after 0.5 s
                 assert server.hellos == 1
-                shown = flat(app)
-                assert f"The host (Root) sent you away: {MARKUP}" in shown
+                assert said in flat(app)
                 assert app.banner_text is None
-
-    run(scenario)
-
-
-def test_banned_the_connect_screen_says_so() -> None:
-    server = FakeServer([[host_welcome(host=False), lobby()[1]]])
-
-    async def scenario() -> None:
-        async with server.running():
-            app = MauMauApp("127.0.0.1", server.port, "Ann", remember=False)
-            async with app.run_test(size=SIZE) as pilot:
-                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-                await server.push(Goodbye("banned", "banned", "Root"))
-                assert server.writer is not None
-                server.writer.close()
-                await until(pilot, screen_is(app, ConnectScreen))
-                await pilot.pause(1.0)
-                assert server.hellos == 1 and "The host (Root) banned you." in flat(app)
 
     run(scenario)
 

@@ -14,8 +14,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import subprocess
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from maumau.client.screens.lobby import LobbyScreen
 from maumau.protocol import host_key
 from maumau.protocol.messages import CreateTable, Message, Notice, TableInfo, Welcome
 from test_ascii import screen_text
+from test_client_clicks import until
 from wire_helpers import start_server_process
 
 SIZE = (80, 24)
@@ -92,14 +92,6 @@ class Guest:
             self.link.close()
         if self.task is not None:
             self.task.cancel()
-
-
-async def until(pilot: Any, condition: Callable[[], Any], timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for a condition")
-        await pilot.pause(0.02)
 
 
 def listed(app: MauMauApp) -> list[str]:
