@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract, extract_from_dir
 from babel.messages.pofile import read_po
 
 from maumau.client import i18n
+from maumau.protocol import sentences
 
 PLURAL_FORMS = {"de": 2, "cs": 3, "gd": 4}
 CODE = Path(i18n.__file__).parent
@@ -30,10 +31,15 @@ CODE = Path(i18n.__file__).parent
 
 @functools.cache
 def extracted() -> dict[tuple[str | tuple[str, ...], str | None], None]:
-    """Every message of the code, with its context (as the catalog keys them)."""
+    """Every message of the client's code and of the shared sentences
+    (:mod:`maumau.protocol.sentences`), with its context (as the catalog keys them)."""
     found: dict[tuple[str | tuple[str, ...], str | None], None] = {}
     for _path, _line, message, _comments, context in extract_from_dir(str(CODE)):
         found[(message, context)] = None
+    # The sentences of events and decisions, shared with the server's side.
+    with open(sentences.__file__, "rb") as source:
+        for _line, message, _comments, context in extract("python", source):
+            found[(message, context)] = None
     return found
 
 

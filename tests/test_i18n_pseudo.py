@@ -32,7 +32,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_dir
 from rich.cells import cell_len
 from textual.app import App
 from textual.screen import Screen
@@ -63,6 +62,7 @@ from test_client_snapshots import (
     lobby,
     round_over,
 )
+from test_i18n_catalogs import extracted as catalog_messages
 
 LOWER = "áƀçďéƒğĥíĵķĺɱñóƥʠŕšťúʋŵẋýž"
 UPPER = "ÁƁÇĎÉƑĜĤÍĴĶĹṀÑÓƤǪŔŠŤÚṼŴẌÝŽ"
@@ -121,12 +121,7 @@ def pseudo(message: str) -> str:
 @functools.cache
 def extracted() -> frozenset[tuple[str | None, str | tuple[str, ...]]]:
     """Every message of the client's code, with its context."""
-    return frozenset(
-        (context, message)
-        for _file, _line, message, _comments, context in extract_from_dir(
-            str(i18n.LOCALE_DIR.parent)
-        )
-    )
+    return frozenset((context, message) for message, context in catalog_messages())
 
 
 class Pseudo(gettext.NullTranslations):

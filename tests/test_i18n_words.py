@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 
 from maumau.client import i18n, words
+from maumau.protocol import sentences
 from maumau.protocol.cards import CARD_BY_CODE, CODE_OF, COLOUR_CODES, SUIT_CODES, is_classic
 from maumau.server.arbiter import Claim, decision_text
 from maumau.server.rules import describe
@@ -50,6 +50,7 @@ from maumau.server.rules.events import (
     Skipped,
     TimedOut,
 )
+from test_i18n_catalogs import extracted
 
 NAMES = ["Ann", "Bob", "Cleo", ""]  # the last seat has no name: "Seat 4"
 ANSWER = {
@@ -212,12 +213,12 @@ def english() -> Iterator[None]:
 def test_english_reads_as_the_server_writes(event: Event, ascii_only: bool) -> None:
     server_names = [n or f"Seat {i + 1}" for i, n in enumerate(NAMES)]
     expected = describe(event, server_names, ascii_only)
-    assert words.event_line(facts(event), NAMES, ascii_only) == expected
+    assert sentences.event_line(facts(event), NAMES, ascii_only) == expected
 
 
 def test_every_kind_is_written() -> None:
     kinds = {facts(e)["kind"] for e in EVENTS}
-    assert kinds == words.EVENT_KINDS
+    assert kinds == sentences.EVENT_KINDS
 
 
 @pytest.mark.parametrize(
@@ -230,7 +231,7 @@ def test_every_kind_is_written() -> None:
     ],
 )
 def test_missing_facts_or_an_unknown_kind_give_none(line: dict[str, Any]) -> None:
-    assert words.event_line(line, NAMES) is None
+    assert sentences.event_line(line, NAMES) is None
 
 
 def stamp(seat: int, what: str, after: float, call: str | None = None) -> dict[str, Any]:
@@ -261,11 +262,11 @@ def test_decisions_read_as_the_arbiter_writes(
         )
         for claim in claims
     ]
-    assert words.decision_line(target, outcome, stamps, NAMES) == expected
+    assert sentences.decision_line(target, outcome, stamps, NAMES) == expected
 
 
 def test_a_call_stamp_without_its_call_falls_back() -> None:
-    assert words.decision_line(0, "called", [stamp(0, "call", 0.4)], NAMES) is None
+    assert sentences.decision_line(0, "called", [stamp(0, "call", 0.4)], NAMES) is None
 
 
 def test_english_errors_and_goodbyes_are_the_servers_words() -> None:
@@ -295,7 +296,7 @@ def install(catalog: Catalog) -> None:
 def marked_catalog() -> Catalog:
     """Every message of the client (extracted once), translated as ``«message»``."""
     result = Catalog(locale="de")
-    for _file, _line, message, _comments, context in extract_from_dir(str(i18n.LOCALE_DIR.parent)):
+    for message, context in extracted():
         if isinstance(message, tuple):
             result.add(message, tuple(marked(m) for m in message), context=context)
         else:
@@ -312,7 +313,7 @@ def catalog() -> Iterator[Catalog]:
 
 @pytest.mark.parametrize("event", EVENTS, ids=[type(e).__name__ for e in EVENTS])
 def test_every_event_comes_from_the_catalog_filled(catalog: Catalog, event: Event) -> None:
-    line = words.event_line(facts(event), NAMES)
+    line = sentences.event_line(facts(event), NAMES)
     assert line is not None and line.startswith("«") and line.endswith("»")
     assert "{" not in line and "}" not in line and "None" not in line
 
@@ -322,7 +323,7 @@ def test_every_decision_comes_from_the_catalog_filled(
     catalog: Catalog, claims: list[Claim], target: int, outcome: str
 ) -> None:
     stamps = [stamp(c.seat, c.kind, c.effective - 10.0, c.call) for c in claims]
-    line = words.decision_line(target, outcome, stamps, NAMES)
+    line = sentences.decision_line(target, outcome, stamps, NAMES)
     assert line is not None and line.startswith("«") and "{" not in line and "None" not in line
 
 
@@ -362,12 +363,12 @@ def test_goodbyes_come_from_the_catalog(catalog: Catalog) -> None:
 
 
 def test_card_words_come_from_the_catalog(catalog: Catalog) -> None:
-    assert words.card_text("JH") == "«J»♥"
-    assert words.card_text("JH", ascii_only=True) == "«J»«H»"
-    assert words.card_text("GS") == "«G»«Skip»"
-    assert words.card_text("W4") == "«W+4»"
-    assert words.suit_text("C") == "♣ «clubs»"
-    assert words.suit_text("B") == "«blue»"
+    assert sentences.card_text("JH") == "«J»♥"
+    assert sentences.card_text("JH", ascii_only=True) == "«J»«H»"
+    assert sentences.card_text("GS") == "«G»«Skip»"
+    assert sentences.card_text("W4") == "«W+4»"
+    assert sentences.suit_text("C") == "♣ «clubs»"
+    assert sentences.suit_text("B") == "«blue»"
 
 
 @pytest.mark.parametrize(

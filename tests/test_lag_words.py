@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from maumau.client import i18n, words
+from maumau.client import i18n
+from maumau.protocol import sentences
 from maumau.server.arbiter import Claim, decision_text
 from maumau.server.table.claims import _stamp as claim_stamp
 
@@ -50,7 +51,7 @@ def race(first: str, call_basis: str | None, catch_basis: str | None) -> list[Cl
 
 def line(claims: list[Claim]) -> str | None:
     outcome = "called" if claims[0].kind == "call" else "caught"
-    return words.decision_line(0, outcome, [stamp(c) for c in claims], NAMES)
+    return sentences.decision_line(0, outcome, [stamp(c) for c in claims], NAMES)
 
 
 @pytest.mark.parametrize("basis", BASES)
@@ -89,7 +90,7 @@ def test_the_english_example_of_the_protocol() -> None:
 def test_an_unknown_basis_falls_back_to_the_servers_words() -> None:
     stamps = [stamp(c) for c in race("call", "measured", "measured")]
     stamps[1]["basis"] = "guessed"
-    assert words.decision_line(0, "called", stamps, NAMES) is None
+    assert sentences.decision_line(0, "called", stamps, NAMES) is None
 
 
 @pytest.mark.parametrize("basis", BASES)

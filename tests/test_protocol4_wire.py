@@ -19,7 +19,6 @@ import trio
 from wireclient import WireClient
 
 from maumau.client import i18n
-from maumau.client.words import decision_line, event_line
 from maumau.protocol.messages import (
     KIND_FACTS,
     KIND_OPTIONAL_FACTS,
@@ -44,6 +43,7 @@ from maumau.protocol.messages import (
     View,
     WatchTable,
 )
+from maumau.protocol.sentences import decision_line, event_line
 from maumau.server.server import Server, serve
 from maumau.server.store import Store
 from wire_helpers import play_scripted, start_server_process, wait_view

@@ -26,6 +26,8 @@ import gettext
 from collections.abc import Mapping
 from pathlib import Path
 
+from maumau.protocol import sentences
+
 DOMAIN = "maumau"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
@@ -129,6 +131,7 @@ def set_language(code: str) -> None:
         with path.open("rb") as handle:
             _translation = gettext.GNUTranslations(handle)
     _language = code
+    sentences.speak(_translation)
 
 
 def use(translations: gettext.NullTranslations, code: str) -> None:
@@ -137,3 +140,4 @@ def use(translations: gettext.NullTranslations, code: str) -> None:
     global _translation, _language
     _translation = translations
     _language = code
+    sentences.speak(translations)

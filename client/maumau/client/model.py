@@ -51,19 +51,18 @@ from maumau.protocol.messages import (
     View,
     Welcome,
 )
-
-from .i18n import N_, _, ngettext, pgettext
-from .tournament import Following
-from .words import (
+from maumau.protocol.sentences import (
     ascii_table,
     card_text,
     decision_line,
-    error_line,
     event_line,
-    notice_line,
     seat_name,
     suit_text,
 )
+
+from .i18n import N_, _, ngettext, pgettext
+from .tournament import Following
+from .words import error_line, notice_line
 
 LOG_LINES = 200
 ANNOUNCEMENTS = 50  # the host's announcements kept

@@ -19,6 +19,8 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from maumau.protocol.sentences import seat_name
+
 from .i18n import _, ngettext, pgettext
 from .model import (
     Model,
@@ -30,7 +32,6 @@ from .model import (
     seat_label,
     suit_words,
 )
-from .words import seat_name
 
 CARD_WIDTH = 7  # a card box: 5 characters of face between two borders
 
