@@ -34,7 +34,7 @@ from maumau.protocol.messages import (
 from maumau.server.table.state import RECENT_LINES
 from wire_helpers import free_port, play_scripted, start_server_process
 
-Line = tuple[int, str]  # (seq, text)
+Line = tuple[int, Message]  # (seq, the event or decision)
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def start(servers: list[subprocess.Popen[str]], *options: str) -> int:
 
 def lines(messages: list[Message], events_only: bool = False) -> list[Line]:
     kinds = (GameEvent,) if events_only else (GameEvent, MauDecision)
-    return [(m.seq, m.text) for m in messages if isinstance(m, kinds)]
+    return [(m.seq, m) for m in messages if isinstance(m, kinds)]
 
 
 def round_so_far(messages: list[Message], upto: int, events_only: bool = False) -> list[Line]:
@@ -138,7 +138,7 @@ async def test_a_spectator_arriving_mid_round_is_told_the_round_so_far(
     model = Model()
     for message in zoe.received:
         model.apply(message)
-    assert list(model.log) == [text for _, text in told]
+    assert list(model.log) == [model.line_text(line) for _, line in told]
 
 
 @pytest.mark.deadline(60)
@@ -174,13 +174,13 @@ async def test_a_resumed_player_is_told_the_round_again_and_the_model_logs_it_on
     fresh = Model()
     for message in arrived:
         fresh.apply(message)
-    assert list(fresh.log) == [text for _, text in told]
+    assert list(fresh.log) == [fresh.line_text(line) for _, line in told]
 
     # New lines after the resume are logged as usual.
     await play_scripted(
         back, random.Random(3), stop=lambda v: v.seq > view.seq, act_on_current=True
     )
-    new = [text for seq, text in lines(back.received) if seq > view.seq]
+    new = [kept.line_text(line) for seq, line in lines(back.received) if seq > view.seq]
     assert new
     for message in back.received[len(arrived) :]:
         kept.apply(message)

@@ -339,12 +339,12 @@ def hostile_event(draw: st.DrawFn) -> Message:
             },
         )
     )
-    return GameEvent(3, draw(st.integers(41, 99)), draw(KINDS), "something happened", **facts)
+    return GameEvent(3, draw(st.integers(41, 99)), draw(KINDS), **facts)
 
 
 @st.composite
 def hostile_decision(draw: st.DrawFn) -> Message:
-    return MauDecision(3, draw(st.integers(41, 99)), 38, draw(SEATS), "called", (), "decided")
+    return MauDecision(3, draw(st.integers(41, 99)), 38, draw(SEATS), "called", ())
 
 
 @st.composite

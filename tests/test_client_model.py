@@ -77,10 +77,10 @@ def test_legal_cards_and_names_come_from_the_view() -> None:
 def test_log_chat_and_round_scores() -> None:
     model = Model()
     model.apply(table_info())
-    model.apply(GameEvent(1, 6, "card_played", "Ada plays 9H"))
+    model.apply(GameEvent(1, 6, "card_played", seat=1, card="9H", cards_left=4))
     model.apply(ChatLine("table", "Ada", "gg"))
     model.apply(ChatLine("lobby", "Eve", "hi"))
-    assert list(model.log) == ["Ada plays 9H"]
+    assert list(model.log) == ["Ada plays 9♥"]
     assert list(model.chat) == ["Ada: gg"] and list(model.lobby_chat) == ["Eve: hi"]
     last = {
         "round": 1,
@@ -189,7 +189,6 @@ def page(start: int, count: int, total: int, rounds: dict[int, int] | None = Non
     steps = tuple(
         {
             "n": n,
-            "lines": (),
             "round": round_of(n),
             "phase": "playing",
             "turn": 0,

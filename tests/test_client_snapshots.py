@@ -182,7 +182,7 @@ def replay_step(n: int, round_no: int, **changes: Any) -> dict[str, Any]:
     )
     step = {
         "n": n,
-        "lines": (f"Step {n} of round {round_no}",),
+        "events": ({"kind": "card_drawn", "seat": n % 4, "count": 1},),
         "round": round_no,
         "phase": "playing",
         "turn": n % 4,
@@ -205,7 +205,10 @@ def classic_replay(total: int = 130, round_length: int = 45) -> Replay:
     steps[37] = replay_step(
         37,
         1,
-        lines=('Cleo plays 7♥, saying "Mau": last card', "Ann must draw 4 or answer with a 7"),
+        events=(
+            {"kind": "card_played", "seat": 2, "card": "7H", "cards_left": 1, "call": "mau"},
+            {"kind": "penalty_pending", "seat": 0, "amount": 4, "answer": "seven"},
+        ),
         turn=0,
         top="7H",
         penalty=4,
@@ -222,7 +225,16 @@ def classic_replay(total: int = 130, round_length: int = 45) -> Replay:
         total - 1,
         steps[-1]["round"],
         phase="match_over",
-        lines=("Round 3 goes to Ann, who scores 60", "Ann wins the match with 152 points"),
+        events=(
+            {
+                "kind": "round_ended",
+                "round": 3,
+                "winner": 0,
+                "points": 60,
+                "scores": (152, 62, 88, 40),
+            },
+            {"kind": "match_ended", "winner": 0, "scores": (152, 62, 88, 40)},
+        ),
         hands=((), ("8C", "KC", "AD", "9D"), ("QS", "JH"), ("7C", "AH")),
         scores=(152, 62, 88, 40),
     )
@@ -241,7 +253,16 @@ def american_replay() -> Replay:
     )
     step = {
         "n": 212,
-        "lines": ("Ivy plays W+4 and names blue: Jon must draw 4 or challenge",),
+        "events": (
+            {"kind": "card_played", "seat": 3, "card": "W4", "named": "B", "cards_left": 6},
+            {
+                "kind": "penalty_pending",
+                "seat": 4,
+                "amount": 4,
+                "answer": "wild_draw_four",
+                "can_challenge": True,
+            },
+        ),
         "round": 2,
         "phase": "playing",
         "turn": 4,
@@ -295,12 +316,13 @@ def classic_table() -> list[Message]:
         legal=({"kind": "play", "card": "7S"}, {"kind": "draw"}),
         turn_deadline_ms=None,
     )
-    lines = [
-        "Bob plays 7♣: Cleo must draw 2 or answer with a 7",
-        'Cleo plays 7♥, saying "Mau": last card',
-        "Ann must draw 4 or answer with a 7",
+    facts: list[dict[str, Any]] = [
+        {"kind": "card_played", "seat": 1, "card": "7C", "cards_left": 4},
+        {"kind": "penalty_pending", "seat": 2, "amount": 2, "answer": "seven"},
+        {"kind": "card_played", "seat": 2, "card": "7H", "cards_left": 1, "call": "mau"},
+        {"kind": "penalty_pending", "seat": 0, "amount": 4, "answer": "seven"},
     ]
-    events = [GameEvent(3, 36 + i, "event", text) for i, text in enumerate(lines)]
+    events = [GameEvent.from_facts(3, 35 + i, fact) for i, fact in enumerate(facts)]
     return [WELCOME, info, *events, view]
 
 

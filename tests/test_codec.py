@@ -188,7 +188,6 @@ EXAMPLES: dict[str, Message] = {
             steps=(
                 {
                     "n": 40,
-                    "lines": ("Anna plays 7H",),
                     "round": 1,
                     "phase": "playing",
                     "turn": 1,
@@ -338,7 +337,6 @@ EXAMPLES: dict[str, Message] = {
             table=7,
             seq=413,
             kind="card_played",
-            text="Anna plays W4 and names blue.",
             round=3,
             dealer=2,
             seat=0,
@@ -382,7 +380,6 @@ EXAMPLES: dict[str, Message] = {
                 },
                 {"seat": 1, "what": "call", "after_ms": 812.25, "shift_ms": 0.0, "call": "mau"},
             ),
-            text="Carl caught Bot Bruno before the Mau.",
         ),
         ChatLine(scope="lobby", sender="Carl", text="anyone for classic?"),
         Goodbye(reason="the host banned you", code="banned", by="Hana", note="cheating"),
@@ -533,7 +530,7 @@ MINIMAL: list[Message] = [
         legal=(),
         turn_deadline_ms=None,
     ),
-    MauDecision(table=1, seq=0, window=0, seat=0, outcome="called", stamps=(), text="ok"),
+    MauDecision(table=1, seq=0, window=0, seat=0, outcome="called", stamps=()),
 ]
 
 CLIENT_SENDS = [t for t, cls in MESSAGE_TYPES.items() if cls.SENDER in ("client", "both")]

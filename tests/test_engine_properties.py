@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from maumau.protocol.cards import AMERICAN_DECK, CLASSIC_DECK
+from maumau.protocol.sentences import event_line
 from maumau.server.rules import (
     Action,
     Catch,
@@ -33,7 +34,7 @@ from maumau.server.rules import (
     Settings,
     TurnTimeout,
     apply,
-    describe,
+    event_map,
     legal_actions,
     new_match,
     view,
@@ -132,7 +133,7 @@ def play_match(
             # Only the deliberately added call may be refused (a Mau on a non-Jack...).
             raise AssertionError(f"legal-looking {action} refused: {error.reason}") from None
         for event in events:
-            assert describe(event, names)
+            assert event_line(event_map(event), names)
         log += events
         assert_cards_conserved(state)
     return state, log

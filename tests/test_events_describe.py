@@ -1,5 +1,6 @@
-"""``describe(event, names)``: one exact sentence per event, with and without
-``ascii_only`` where a card or a suit appears.
+"""The one renderer's English (``maumau.protocol.sentences``) for real engine events:
+one exact sentence per event, written from the facts the server sends
+(``event_map``), with and without ``ascii_only`` where a card or a suit appears.
 
 The events come from real ``apply`` calls (or real deals) on small positions; the
 expected sentences are written out in full.
@@ -8,8 +9,6 @@ expected sentences are written out in full.
 from __future__ import annotations
 
 import typing
-
-import pytest
 
 from helpers import (
     StackedRandom,
@@ -24,8 +23,8 @@ from helpers import (
     table,
     time_passes,
 )
-from maumau.server.arbiter import Claim, decision_text
-from maumau.server.rules import Event, TurnTimeout, apply, describe, events
+from maumau.protocol.sentences import decision_line, event_line
+from maumau.server.rules import Event, TurnTimeout, apply, event_map, events
 from maumau.server.rules.events import (
     PENALTY_WILD_DRAW_FOUR,
     CallWindowClosed,
@@ -46,6 +45,11 @@ from maumau.server.rules.events import (
 )
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
+
+
+def describe(event: Event, names: typing.Sequence[str], ascii_only: bool = False) -> str | None:
+    """``event``'s sentence, written from the facts the server sends of it."""
+    return event_line(event_map(event), names, ascii_only)
 
 
 def says(event: Event, text: str, ascii_text: str | None = None) -> None:
@@ -350,11 +354,9 @@ def test_describe_caught_without_the_card() -> None:
     )
 
 
-def test_arbiter_text_names_whose_play_the_catch_is_about() -> None:
-    claim = Claim("catch", 2, 10.97, 0.0, 1, target=0)
-    assert decision_text(list(NAMES), 0, 10.0, [claim], "caught") == (
-        "Cat caught Ann 0.97 s after Ann's play"
-    )
+def test_a_decision_names_whose_play_the_catch_is_about() -> None:
+    stamp = {"seat": 2, "what": "catch", "after_ms": 970.0, "shift_ms": 0.0}
+    assert decision_line(0, "caught", [stamp], NAMES) == "Cat caught Ann 0.97 s after Ann's play"
 
 
 def test_describe_false_catch() -> None:
@@ -461,6 +463,7 @@ def test_every_event_class_has_a_describe_test() -> None:
         assert any(name.startswith(f"test_describe{snake}") for name in tested), cls.__name__
 
 
-def test_describe_refuses_what_is_not_an_event() -> None:
-    with pytest.raises(TypeError):
-        describe("Ann plays 7H", NAMES)  # type: ignore[arg-type]
+def test_facts_it_cannot_make_a_sentence_of_give_none() -> None:
+    assert event_line({"kind": "no_such_kind"}, NAMES) is None
+    assert event_line({"kind": "card_played", "seat": 0}, NAMES) is None  # no card
+    assert event_line({"kind": "skipped", "seat": "x"}, NAMES) is None

@@ -232,7 +232,6 @@ def replay_with_facts() -> Any:
                 "can_challenge": False,
             },
         )
-        step["lines"] = ("x", "y")
         steps.append(step)
     return type(whole)(
         *[

@@ -30,6 +30,7 @@ from maumau.protocol.messages import (
     View,
     WatchTable,
 )
+from maumau.protocol.sentences import event_line
 from maumau.server.store import Store
 from test_server_mock import connect, seat_players, start_server
 
@@ -79,11 +80,13 @@ async def test_finished_match_is_listed_ranked_and_replayable(
         steps += page.steps
     assert 0 < total <= journaled + 1
     assert [s["n"] for s in steps] == list(range(total))
-    assert all(s["lines"] for s in steps[1:])  # every step shows what happened
+    assert all(s["events"] for s in steps[1:])  # every step shows what happened
     first, last = steps[0], steps[-1]
     assert [len(hand) for hand in first["hands"]] == [5, 5]  # every hand revealed
     assert last["phase"] == "match_over" and last["scores"] == final.scores
-    assert any("Ann" in line for s in steps for line in s["lines"])
+    names = ["Ann", "Ada*"]
+    written = [event_line(facts, names) for s in steps for facts in s["events"]]
+    assert None not in written and any("Ann" in line for line in written if line)
 
     # A start past the end gives the last step; a running match cannot be replayed.
     await ann.send(GetReplay(summary["id"], total + 100, 5))

@@ -65,7 +65,7 @@ def events(draw: st.DrawFn) -> GameEvent:
     kind = draw(st.sampled_from(sorted(KIND_FACTS)))
     names = draw(st.lists(st.sampled_from(KIND_FACTS[kind]), unique=True))
     facts = {name: draw(FACT_VALUES[name]) for name in names}
-    return GameEvent(1, draw(st.integers(0, 2**62)), kind, "words", **facts)
+    return GameEvent(1, draw(st.integers(0, 2**62)), kind, **facts)
 
 
 def through(message: Message) -> Message:
@@ -98,16 +98,16 @@ def test_events_round_trip_with_their_facts(event: GameEvent) -> None:
     assert {k for k in facts if k != "kind"} == {
         name for name in EVENT_FACTS if getattr(event, name) is not None
     }
-    assert GameEvent.from_facts(event.table, event.seq, event.text, facts) == event
+    assert GameEvent.from_facts(event.table, event.seq, facts) == event
 
 
 @given(events())
 def test_absent_facts_are_left_out_of_the_map(event: GameEvent) -> None:
     data = event.to_wire()
     assert None not in data.values()
-    assert list(data)[:5] == ["type", "table", "seq", "kind", "text"]
+    assert list(data)[:4] == ["type", "table", "seq", "kind"]
     order = [name for name in EVENT_FACTS if name in data]
-    assert list(data)[5:] == order
+    assert list(data)[4:] == order
 
 
 DETAILS = st.fixed_dictionaries(
@@ -164,7 +164,7 @@ def test_stamps_carry_the_call(call: str) -> None:
         {"seat": 1, "what": "call", "after_ms": 1.5, "shift_ms": 0.0, "call": call},
         {"seat": 2, "what": "catch", "after_ms": 2.0, "shift_ms": 0.0},
     )
-    decision = MauDecision(1, 2, 3, 1, "called", stamps, "text")
+    decision = MauDecision(1, 2, 3, 1, "called", stamps)
     assert through(decision) == decision
 
 

@@ -30,6 +30,7 @@ from maumau.protocol.messages import (
     TableInfo,
     View,
 )
+from maumau.protocol.sentences import decision_line
 from maumau.server.latency import Latency
 from maumau.server.server import Server
 from maumau.server.table import Table
@@ -229,7 +230,7 @@ async def test_a_claim_reporting_its_reaction_is_credited_by_the_rules(
     assert (stamp["shift_ms"], stamp["basis"]) == (pytest.approx(shift_ms), basis)
     assert stamp["after_ms"] == pytest.approx(300 - shift_ms)
     note = {"measured": "measured", "usual": "usual delay", "refused": "report refused"}[basis]
-    assert decision.text == (
+    assert decision_line(decision.seat, decision.outcome, decision.stamps, THREE) == (
         "Ann said Mau 0.29 s after playing; "
         f"Ann's call counted 10 ms earlier for their connection ({note})"
     )
@@ -298,7 +299,7 @@ async def test_a_call_that_lost_to_a_catch_decided_with_it_is_in_the_decision(
     assert decision.outcome == "caught"
     stamps = [(s["seat"], s["what"], s["after_ms"], s.get("basis")) for s in decision.stamps]
     assert stamps == [(1, "catch", 300.0, "usual"), (0, "call", 340.0, "usual")]
-    assert decision.text == (
+    assert decision_line(decision.seat, decision.outcome, decision.stamps, THREE) == (
         "Bob caught Ann 0.30 s after Ann's play; Ann's call came 0.04 s later; "
         "Ann's call counted 10 ms earlier for their connection (usual delay)"
     )

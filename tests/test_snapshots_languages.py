@@ -68,13 +68,10 @@ def facts_events(table: int, first_seq: int) -> list[Message]:
         ),
     ]
     lines: list[Message] = [
-        GameEvent.from_facts(table, first_seq + i, text, fact)
-        for i, (text, fact) in enumerate(facts)
+        GameEvent.from_facts(table, first_seq + i, fact) for i, (_text, fact) in enumerate(facts)
     ]
     stamp = {"seat": 2, "what": "call", "after_ms": 420.0, "shift_ms": 0.0, "call": "mau"}
-    decision = MauDecision(
-        table, first_seq + len(lines), 38, 2, "called", (stamp,), "Cleo said Mau"
-    )
+    decision = MauDecision(table, first_seq + len(lines), 38, 2, "called", (stamp,))
     return [*lines, decision]
 
 

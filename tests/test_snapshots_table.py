@@ -14,16 +14,17 @@ from collections.abc import Callable
 from typing import Any
 
 from maumau.client.screens.table import TableScreen
-from maumau.protocol.messages import GameEvent, Message, View
+from maumau.protocol.messages import GameEvent, Message, TableInfo, View
+from maumau.protocol.sentences import event_line
 from test_client_snapshots import SIZE, StillApp, american_table, classic_table
 
 SMALL = (60, 20)
 
-LONG_LINES = [
-    "Round 1: Ada deals; G1 turned up (1 Wild Draw Four put back); Bert to play",
-    "The discard pile is shuffled into a new stock of 87 cards",
-    "Amy challenges Dan's Wild Draw Four and is wrong: Amy draws 6",
-    'Zed plays J♦ and names ♠ spades, saying "Mau": last card',
+LONG_LINES: list[dict[str, Any]] = [  # the facts of long log lines
+    {"kind": "round_dealt", "round": 1, "dealer": 1, "top": "9H", "first": 2, "returned": 1},
+    {"kind": "reshuffled", "count": 87},
+    {"kind": "challenge_decided", "challenger": 0, "target": 3, "upheld": False},
+    {"kind": "card_played", "seat": 3, "card": "JD", "named": "S", "cards_left": 0},
 ]
 
 
@@ -31,7 +32,7 @@ def with_long_lines(messages: list[Message]) -> list[Message]:
     """The table's messages with the long log lines before its view."""
     *before, view = messages
     assert isinstance(view, View)
-    events = [GameEvent(view.table, 200 + i, "event", t) for i, t in enumerate(LONG_LINES)]
+    events = [GameEvent.from_facts(view.table, 200 + i, f) for i, f in enumerate(LONG_LINES)]
     return [*before, *events, view]
 
 
@@ -97,13 +98,19 @@ async def settled(pilot: Any, check: Callable[[], bool], timeout: float = 10.0) 
 
 def test_long_log_lines_wrap_whole() -> None:
     # Every word of every long line is on screen, at both sizes: nothing is cut.
+    messages = american_table()
+    info = next(m for m in messages if isinstance(m, TableInfo))
+    names = [seat["name"] for seat in info.seats]
+    lines = [event_line(facts, names) or "" for facts in LONG_LINES[-2:]]
+    assert all(len(line) > 40 for line in lines)  # long enough to wrap
+
     async def scenario(size: tuple[int, int]) -> None:
-        app = StillApp(with_long_lines(american_table()), TableScreen)
+        app = StillApp(with_long_lines(messages), TableScreen)
         async with app.run_test(size=size) as pilot:
-            wanted = [word for line in LONG_LINES[-2:] for word in line.split()]
+            wanted = [word for line in lines for word in line.split()]
             await settled(pilot, lambda: set(wanted) <= set(words_on_screen(app)))
             shown = words_on_screen(app)
-            for line in LONG_LINES[-2:]:  # the last two fit the smallest log
+            for line in lines:  # the last two fit the smallest log
                 for word in line.split():
                     assert word in shown, (size, word, screen_text(app))
 

@@ -58,6 +58,7 @@ from maumau.protocol.sentences import (
     event_line,
     seat_name,
     suit_text,
+    unknown_line,
 )
 
 from .i18n import N_, _, ngettext, pgettext
@@ -345,16 +346,16 @@ class Model:
     def line_text(self, line: GameEvent | MauDecision, names: list[str] | None = None) -> str:
         """An ``event`` or ``mau_decision`` in the player's language, written from its
         facts (``GameEvent.facts()``; a decision's ``seat``, ``outcome`` and
-        ``stamps``); the server's English ``text`` when the facts are not there (an
-        older server) or not known. ``names``: the seats' names (those of now when
-        None)."""
+        ``stamps``); for facts this client cannot make a sentence of (a newer
+        server's kind), a line that says so. ``names``: the seats' names (those of now
+        when None)."""
         if names is None:
             names = self.seat_names()
         if isinstance(line, GameEvent):
             written = event_line(line.facts(), names)
-        else:
-            written = decision_line(line.seat, line.outcome, line.stamps, names)
-        return written or line.text
+            return written if written is not None else unknown_line(line.kind)
+        written = decision_line(line.seat, line.outcome, line.stamps, names)
+        return written if written is not None else unknown_line(line.TYPE)
 
     # --- tournaments ---------------------------------------------------------------------
 
@@ -671,15 +672,13 @@ class ReplayBook:
         self.error = None
 
     def lines(self, step: dict[str, Any]) -> list[str]:
-        """A step's lines in the player's language: each written from its event's
-        facts (``step["events"]``, protocol 4), else the server's English line."""
-        found = step.get("events")
+        """A step's lines in the player's language, each written from its event's
+        facts (``step["events"]``)."""
         names = [seat_name(self.names, i) for i in range(len(self.names))]
         shown = []
-        for i, line in enumerate(step["lines"]):
-            facts = found[i] if isinstance(found, list | tuple) and i < len(found) else None
-            written = event_line(facts, names) if isinstance(facts, dict) else None
-            shown.append(written or line)
+        for facts in step["events"]:
+            written = event_line(facts, names)
+            shown.append(written if written is not None else unknown_line(str(facts["kind"])))
         return shown
 
     def refused(self, why: str) -> None:

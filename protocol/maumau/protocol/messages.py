@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import schema as s
 
-PROTOCOL_VERSION = 9
+PROTOCOL_VERSION = 10
 NAME_MAX = 24
 CHAT_MAX = 200
 TABLE_NAME_MAX = 32
@@ -989,11 +989,10 @@ KIND_OPTIONAL_FACTS: dict[str, frozenset[str]] = {
 @_register
 @dataclass(frozen=True, slots=True)
 class GameEvent(Message):
-    """One change at the table: ``kind`` names the engine event, the facts of that
-    kind follow as fields of their own (see :data:`KIND_FACTS`), and ``text`` says it
-    in English for simple clients and logs. A client that shows another language
-    writes its sentence from :meth:`facts`; for a ``kind`` it does not know it shows
-    ``text``."""
+    """One change at the table: ``kind`` names the engine event and the facts of that
+    kind follow as fields of their own (see :data:`KIND_FACTS`). It carries no
+    sentence: whoever shows it writes one from :meth:`facts`
+    (:func:`maumau.protocol.sentences.event_line`, in any language)."""
 
     TYPE = "event"
     SENDER = "server"
@@ -1001,14 +1000,12 @@ class GameEvent(Message):
         "table": _TABLE_ID,
         "seq": _SEQ,
         "kind": s.text(32, 1),
-        "text": s.text(500, 1),
         **{name: s.optional(check) for name, check in EVENT_FACTS.items()},
     }
     OPTIONAL = frozenset(EVENT_FACTS)
     table: int
     seq: int
     kind: str
-    text: str
     round: int | None = None
     dealer: int | None = None
     seat: int | None = None
@@ -1041,18 +1038,18 @@ class GameEvent(Message):
         return event_facts(self.to_wire())
 
     @classmethod
-    def from_facts(cls, table: int, seq: int, text: str, facts: dict[str, Any]) -> GameEvent:
-        """The event a replay step's ``events`` entry stands for (with its line)."""
-        return cls(table, seq, text=text, **facts)
+    def from_facts(cls, table: int, seq: int, facts: dict[str, Any]) -> GameEvent:
+        """The event a replay step's ``events`` entry stands for."""
+        return cls(table, seq, **facts)
 
 
 def event_facts(data: dict[str, Any]) -> dict[str, Any]:
     """The facts of an ``event`` map (``kind`` plus every fact, without ``type``,
-    ``table``, ``seq`` and ``text``); the map's own key order is kept."""
+    ``table`` and ``seq``); the map's own key order is kept."""
     return {k: v for k, v in data.items() if k not in _NOT_FACTS}
 
 
-_NOT_FACTS = frozenset({"type", "table", "seq", "text"})
+_NOT_FACTS = frozenset({"type", "table", "seq"})
 _EVENT_FACTS_MAP = s.record({"kind": s.text(32, 1)}, EVENT_FACTS)
 
 
@@ -1082,7 +1079,6 @@ class MauDecision(Message):
         "seat": _SEAT,
         "outcome": s.one_of("called", "caught"),
         "stamps": s.array(_STAMP, 20),
-        "text": s.text(500, 1),
     }
     table: int
     seq: int
@@ -1090,7 +1086,6 @@ class MauDecision(Message):
     seat: int
     outcome: str
     stamps: tuple[dict[str, Any], ...]
-    text: str
 
 
 @_register
@@ -1166,7 +1161,6 @@ class Matches(Message):
 _REPLAY_STEP = s.record(
     {
         "n": s.integer(0, 2**31),
-        "lines": s.array(s.text(500, 1), 50),
         "round": s.integer(1, 100_000),
         "phase": s.one_of("playing", "ending", "round_over", "match_over"),
         "turn": _SEAT,

@@ -468,6 +468,13 @@ _EVENTS: dict[str, Callable[[_Reader], str]] = {
 EVENT_KINDS = frozenset(_EVENTS)
 
 
+def unknown_line(kind: str) -> str:
+    """The line for an event (or decision) of a ``kind`` this program has no
+    sentence for, or whose facts do not make one (a newer server's)."""
+    # NOTE: an event this program has no words for (a newer server's); kind is its name.
+    return _("({kind}: this program has no words for it)").format(kind=kind)
+
+
 # --- call window decisions -----------------------------------------------------------
 
 

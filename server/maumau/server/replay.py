@@ -40,7 +40,6 @@ from .rules import (
     Settings,
     action_from_record,
     apply,
-    describe,
     new_match,
     public_view,
 )
@@ -95,7 +94,6 @@ def build_steps(record: MatchRecord, actions: list[list[Any]]) -> list[dict[str,
     """Every step of a match: the deal, then the state after each action."""
     settings = Settings.from_dict(record.settings)
     letters = SUIT_CODES if settings.is_classic else COLOUR_CODES
-    names = record.names
     state, events = new_match(settings, record.seed)
 
     def step(n: int, events: list[Event]) -> dict[str, Any]:
@@ -103,7 +101,6 @@ def build_steps(record: MatchRecord, actions: list[list[Any]]) -> list[dict[str,
         told = events[:50]
         return {
             "n": n,
-            "lines": [describe(e, names)[:500] for e in told],
             "round": max(1, v.round_no),
             "phase": v.phase,
             "turn": v.turn,

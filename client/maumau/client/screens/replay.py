@@ -220,7 +220,7 @@ class ReplayScreen(RecordsScreen, AsciiAware, Screen[None]):
         text = Text()
         for line in book.lines(step):
             text.append(plain(line, ascii_only) + "\n")
-        if not step["lines"]:
+        if not step["events"]:
             text.append(_("(nothing visible happened)") + "\n", style="dim")
         if self.note or book.error:
             text.append(f"({_(self.note) if self.note else book.error})", style="italic")

@@ -6,7 +6,7 @@ In the spirit of OpenSpiel and boardgame.io::
     actions = legal_actions(state, seat)      # small immutable values
     events = apply(state, actions[0])         # or raises IllegalAction
     public = view(state, None)                # what a spectator may know
-    text = describe(events[0], names)         # "Ann plays 7♥"
+    facts = event_map(events[0])              # {"kind": "card_played", ...}
 
 ``state`` is changed in place by :func:`apply`; use ``state.clone()`` to branch.
 The engine reads no clock and has no random source but the match's own seeded
@@ -32,7 +32,8 @@ from .actions import (
     action_to_record,
 )
 from .engine import IllegalAction, apply, gone_out, legal_actions, new_match
-from .events import Event, describe
+from .events import Event
+from .facts import event_map
 from .settings import Settings, SettingsError, Variant
 from .state import MatchState, RoundResult
 from .views import (
@@ -75,7 +76,7 @@ __all__ = [
     "action_from_record",
     "action_to_record",
     "apply",
-    "describe",
+    "event_map",
     "gone_out",
     "legal_actions",
     "new_match",

@@ -16,7 +16,7 @@ from maumau.protocol.messages import (
     MauDecision,
 )
 
-from ..arbiter import Claim, decision_text
+from ..arbiter import Claim
 from ..rules import (
     Action,
     Catch,
@@ -40,7 +40,6 @@ class Claims(Journaling):
         if not self.arbiter.pending or self.match is None:
             return
         match = self.match
-        names = self.names()
         by_window: dict[int, tuple[int, list[Claim], list[str], float]] = {}
         for claim in self.arbiter.take():
             target = claim.seat if claim.kind == "call" else claim.target
@@ -73,28 +72,14 @@ class Claims(Journaling):
                 by_window[window][2].append(outcome)
             self._after_change(events, turn_ended=False, action=action)
         for window, (target, claims, outcomes, opened) in by_window.items():
-            text = decision_text(names, target, opened, claims, outcomes[0])
-            self._send_decision_text(window, target, outcomes[0], claims, opened, text)
+            self._send_decision(window, target, outcomes[0], claims, opened)
 
     def _send_decision(
         self, window: int, seat: int, outcome: str, claims: list[Claim], opened: float
     ) -> None:
-        text = decision_text(self.names(), seat, opened, claims, outcome)
-        self._send_decision_text(window, seat, outcome, claims, opened, text)
-
-    def _send_decision_text(
-        self,
-        window: int,
-        seat: int,
-        outcome: str,
-        claims: list[Claim],
-        opened: float,
-        text: str,
-    ) -> None:
         self.seq += 1
         stamps = tuple(_stamp(c, opened) for c in claims[:MAX_STAMPS])
-        text = text if len(text) <= 500 else text[:497] + "..."
-        decision = MauDecision(self.id, self.seq, window, seat, outcome, stamps, text)
+        decision = MauDecision(self.id, self.seq, window, seat, outcome, stamps)
         frame = encode_frame(decision.to_wire())
         self.recent.append(frame)  # for whoever arrives during this round
         self._broadcast(decision, frame)

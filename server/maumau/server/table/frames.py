@@ -27,21 +27,18 @@ from ..rules import (
     Play,
     PrivateView,
     SayMau,
-    describe,
 )
 from ..rules.facts import event_facts, event_kind
 from ..rules.views import RoundView
 
 
-def event_frame(table: int, seq: int, event: Event, names: list[str]) -> bytes:
-    """One ``event`` frame: ``event``'s facts and its English sentence, with the
-    table's sequence number."""
+def event_frame(table: int, seq: int, event: Event) -> bytes:
+    """One ``event`` frame: ``event``'s facts, with the table's sequence number."""
     line = {  # a GameEvent, as its to_wire() gives it
         "type": GameEvent.TYPE,
         "table": table,
         "seq": seq,
         "kind": event_kind(type(event).__name__),
-        "text": describe(event, names),
     }
     line.update(event_facts(event))
     return encode_frame(line)

@@ -176,7 +176,7 @@ class Journaling(Seating):
         for entry in journal:
             recent.add(entry.seq, apply(state, action_from_record(entry.action)))
         self.match = state
-        self.recent.extend(recent.frames(self.id, self.names(), record.seq))
+        self.recent.extend(recent.frames(self.id, record.seq))
         self.journal_n = len(journal)
         timers: dict[str, Any] = journal[-1].timers if journal else {}
         if journal:
@@ -267,10 +267,10 @@ class RecentEvents:
                 self.events.clear()
             self.events.append((first + i, event))
 
-    def frames(self, table: int, names: list[str], saved_seq: int) -> list[bytes]:
+    def frames(self, table: int, saved_seq: int) -> list[bytes]:
         """The ``event`` frames of the current round, in order."""
         self._deal_ends(saved_seq)
-        return [event_frame(table, seq, event, names) for seq, event in self.events]
+        return [event_frame(table, seq, event) for seq, event in self.events]
 
     def _deal_ends(self, seq: int) -> None:
         if self.dealt is not None:

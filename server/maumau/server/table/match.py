@@ -275,7 +275,7 @@ class MatchFlow(Claims):
         frames = []
         for event in events:
             self.seq += 1
-            frames.append(event_frame(self.id, self.seq, event, names))
+            frames.append(event_frame(self.id, self.seq, event))
         self.recent.extend(frames)  # for whoever arrives during this round
         # The event lines go out with the views, in one write to each connection.
         event_frames = b"".join(frames)
