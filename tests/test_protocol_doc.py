@@ -28,7 +28,7 @@ import msgpack
 
 from maumau.protocol.cards import CARD_BY_CODE
 from maumau.protocol.codec import DEFAULT_MAX_FRAME
-from maumau.protocol.messages import MESSAGE_TYPES, PROTOCOL_VERSION
+from maumau.protocol.messages import MESSAGE_TYPES, PROTOCOL_VERSION, MessageError, decode_message
 from maumau.server.rules import Settings
 from maumau.server.rules import events as rule_events
 from maumau.server.server import DEFAULT_PORT
@@ -263,3 +263,57 @@ def test_protocol_example_runs_and_prints_real_frames() -> None:
         length = int.from_bytes(raw[:4], "big")
         assert length == len(raw) - 4, f"{heading}: the length prefix is wrong"
         assert msgpack.unpackb(raw[4:], raw=False) == decoded, f"{heading}: hex and map differ"
+
+
+def without_deadlines(text: str) -> str:
+    """``text`` with every ``turn_deadline_ms`` value the same (it depends on timing)."""
+    return re.sub(r'"turn_deadline_ms": \d+', '"turn_deadline_ms": N', text)
+
+
+def test_the_annotated_example_is_the_scripts_output() -> None:
+    """The doc's annotated session is what the real server says now: it fails when
+    the protocol changes and the example is not generated again (the tokens come
+    from the script's seed; only the turn deadline may differ)."""
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), "--hex-limit", "64"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    text = doc_text()
+    start = text.index("### Handshake\n\nThe client opens a TCP connection")
+    shown = text[start : text.index("## Known deviations")].rstrip()
+    assert without_deadlines(shown) == without_deadlines(result.stdout.rstrip())
+
+
+def json_examples(text: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every map of every ```json block of ``text``, with the heading it is under."""
+    decoder = json.JSONDecoder()
+    for found in re.finditer(r"```json\n(.*?)```", text, re.S):
+        heading = re.findall(r"^#+ (.*)$", text[: found.start()], re.M)[-1]
+        block, at = found.group(1), 0
+        while True:
+            while at < len(block) and block[at].isspace():
+                at += 1
+            if at == len(block):
+                break
+            value, at = decoder.raw_decode(block, at)
+            yield heading, value
+
+
+def test_every_json_example_decodes_with_the_real_codec() -> None:
+    """Every message map the doc shows is one the real decoder accepts, but the one
+    shown to be malformed."""
+    examples = list(json_examples(doc_text()))
+    assert len(examples) > 30
+    refused = []
+    for heading, value in examples:
+        cls = MESSAGE_TYPES[value["type"]]
+        sender = "client" if cls.SENDER == "client" else "server"
+        try:
+            decode_message(value, sender)
+        except MessageError as error:
+            refused.append((heading, value["type"], error.code))
+    assert refused == [("A malformed message", "play", "bad_message")]
