@@ -470,3 +470,26 @@ async def test_a_bot_catches_a_player_who_goes_out_on_a_jack_without_mau_mau(
     assert decision.outcome == "caught" and decision.seat == 0
     assert [(s["seat"], s["what"]) for s in decision.stamps] == [(1, "catch")]
     assert len(table.match.hands[0]) > 0  # Ann holds the penalty cards and plays on
+
+
+@pytest.mark.parametrize("with_the_play", [True, False])
+async def test_a_call_is_stamped_as_it_counts_however_it_came(
+    nursery, autojump_clock, with_the_play
+) -> None:
+    """In American a "maumau" counts as "mau": the decision's stamp says "mau" whether
+    it came with the play or by itself (docs/protocol.md, `mau_decision`)."""
+    server = await start_server(nursery)
+    (ann, bob), table = await seat_players(
+        server, nursery, ["Ann", "Bob"], {"variant": "american", "seats": 2}
+    )
+    await set_position(table, [ann, bob], hands=["R5 G7", "B1 B2 B3"], top="R9", stock="Y1 Y2")
+    if with_the_play:
+        await ann.send(PlayCard("R5", call="maumau"))
+    else:
+        await ann.send(PlayCard("R5"))
+        await trio.sleep(0.2)
+        await ann.send(SayMau("maumau"))
+    decision = await decision_for(bob)
+    assert [s["call"] for s in decision.stamps] == ["mau"]
+    said = [m for m in bob.received if isinstance(m, GameEvent) and m.call is not None]
+    assert [m.call for m in said] == ["mau"]

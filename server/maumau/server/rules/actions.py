@@ -30,6 +30,12 @@ Call = Literal["mau", "maumau"]
 CALLS: Final[tuple[Call, ...]] = ("mau", "maumau")
 
 
+def counted_call(call: str, classic: bool) -> Call:
+    """What a call counts as, however it came (with a play or by itself): "maumau"
+    only in classic; in American every call is "mau"."""
+    return "maumau" if call == "maumau" and classic else "mau"
+
+
 @dataclass(frozen=True, slots=True)
 class Play:
     """Play ``card`` from the hand; ``named`` is the suit/colour a Jack or wild names."""

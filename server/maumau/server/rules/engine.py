@@ -71,6 +71,7 @@ from .actions import (
     Play,
     SayMau,
     TurnTimeout,
+    counted_call,
 )
 from .events import (
     PENALTY_DRAW_TWO,
@@ -443,7 +444,7 @@ def _apply_play(state: MatchState, action: Play, events: list[Event]) -> None:
     state.named = action.named if needs_name else NO_SUIT
     said: Call | None = None
     if call is not None:
-        said = "maumau" if call == "maumau" and classic else "mau"
+        said = counted_call(call, classic)
     events.append(CardPlayed(seat, card, state.named, said, left))
     n = state.seats
     nxt = (seat + state.direction) % n
@@ -666,7 +667,7 @@ def _record_call(
     state: MatchState, window: CallWindow, call: Call, events: list[Event], announce: bool = True
 ) -> None:
     """Record a call; ``announce=False`` when the play that carried it already says so."""
-    said: Call = "maumau" if call == "maumau" and state.settings.is_classic else "mau"
+    said = counted_call(call, state.settings.is_classic)
     window.called = said
     state.last_call[window.seat] = said
     if announce:

@@ -40,6 +40,7 @@ from ..rules import (
     apply,
     new_match,
 )
+from ..rules.actions import counted_call
 from ..rules.events import CardPlayed
 from .claims import Claims, window_for
 from .frames import event_frame
@@ -190,7 +191,8 @@ class MatchFlow(Claims):
         classic = self.settings.is_classic
         if isinstance(message, (SayMau, CatchPlayer)):
             probe = (
-                Claim("call", seat, stamp, 0.0, 0, call=message.call)  # type: ignore[arg-type]
+                # As counted, as a call with a play is: "maumau" only in classic.
+                Claim("call", seat, stamp, 0.0, 0, call=counted_call(message.call, classic))
                 if isinstance(message, SayMau)
                 else Claim("catch", seat, stamp, 0.0, 0, target=message.target)
             )
