@@ -221,11 +221,21 @@ def test_first_card_reverse_dealer_plays_first() -> None:
 
 
 def test_first_card_reverse_with_two_players_dealer_plays_first() -> None:
-    state, _ = stacked_match("american", hands=[H0, H1], top="YR", dealer=1)
-    assert state.turn == 1
+    # With two players a Reverse skips, turned up as played (reverse_skips_with_two).
+    state, events = stacked_match("american", hands=[H0, H1], top="YR", dealer=1)
+    assert events == [RoundDealt(1, 1, c("YR"), NO_SUIT, 1, 0), Skipped(0)]
+    assert state.turn == 1 and state.direction == 1
     assert hands_of(state) == [H0.split(), H1.split()]
     assert play(state, 1, "Y1") == [CardPlayed(1, c("Y1"), NO_SUIT, None, 6)]
     assert state.turn == 0
+
+
+def test_first_card_reverse_with_two_players_reverses_without_the_house_rule() -> None:
+    state, events = stacked_match(
+        "american", hands=[H0, H1], top="YR", dealer=1, reverse_skips_with_two=False
+    )
+    assert events == [RoundDealt(1, 1, c("YR"), NO_SUIT, 1, 0), Reversed(-1)]
+    assert state.turn == 1 and state.direction == -1
 
 
 def test_first_card_draw_two_first_player_draws_two_and_is_skipped() -> None:

@@ -187,8 +187,10 @@ def _deal(state: MatchState, events: list[Event]) -> None:
             first = (dealer - 1) % n
         elif rank == RANK_JACK:
             state.named = SUIT_OF[top]
-    elif rank == SYMBOL_SKIP:
-        effects.append(Skipped(first))
+    elif rank == SYMBOL_SKIP or (
+        rank == SYMBOL_REVERSE and n == 2 and settings.reverse_skips_with_two
+    ):
+        effects.append(Skipped(first))  # (a Reverse with two: as when it is played)
         first = (first + 1) % n
     elif rank == SYMBOL_REVERSE:
         state.direction = -1
