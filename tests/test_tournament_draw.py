@@ -491,3 +491,18 @@ def test_pairs_lists_every_pair_once() -> None:
     ]
     assert pairs(["a"]) == []
     assert len(set(pairs(keys(10)))) == 45
+
+
+def test_repeats_weigh_each_earlier_meeting_not_each_pair() -> None:
+    """A pair that met three times weighs more than two pairs that met once each:
+    the seating with two repeated pairs (two repeats) wins over the one with a single
+    pair repeated (three repeats), as docs/protocol.md says."""
+    met = {
+        frozenset("AB"): 3,
+        frozenset("AC"): 1,
+        frozenset("BD"): 1,
+        frozenset("AD"): 1,
+        frozenset("BC"): 1,
+    }
+    seating = later_series(list("ABCD"), 2, False, met, {})
+    assert seating.tables == (("A", "C"), ("B", "D"))
