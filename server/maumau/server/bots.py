@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from maumau.protocol.cards import (
@@ -168,14 +168,16 @@ def choose_turn_action(
     level: str = "normal",
     *,
     budget_s: float = 0.2,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action | None:
     """The bot's move on its turn, or None if it is not its turn to play.
 
     A play of the second-to-last card carries the Mau call ("Mau Mau" when the kept
     card is a Jack in Mau Mau) unless the bot forgets, with its level's probability.
-    ``budget_s`` bounds the hard bot's thinking time (wall clock).
+    ``budget_s`` bounds the hard bot's thinking time on ``clock`` (the wall clock;
+    tests give one that does not depend on the machine's speed).
     """
-    started = time.perf_counter()
+    started = clock()
     profile = _profile(level)
     if state.phase != "playing" or state.turn != seat:
         return None
@@ -187,7 +189,7 @@ def choose_turn_action(
     elif level == "normal":
         action = _normal(state, seat, rng, legal)
     else:
-        action = _hard(state, seat, rng, legal, started + budget_s, None)
+        action = _hard(state, seat, rng, legal, started + budget_s, None, clock)
     return _with_call(state, action, rng, profile.forgets)
 
 
@@ -198,16 +200,18 @@ def hard_action(
     *,
     budget_s: float = 0.2,
     worlds: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action | None:
     """The hard bot's move; with ``worlds`` set it searches exactly that many worlds
-    (deterministic under ``rng``), ``budget_s`` still being an upper bound."""
-    started = time.perf_counter()
+    (deterministic under ``rng``), ``budget_s`` (on ``clock``) still being an upper
+    bound."""
+    started = clock()
     if state.phase != "playing" or state.turn != seat:
         return None
     legal = [a for a in legal_actions(state, seat) if isinstance(a, Play | Draw | Pass | Challenge)]
     if not legal:
         return None
-    action = _hard(state, seat, rng, legal, started + budget_s, worlds)
+    action = _hard(state, seat, rng, legal, started + budget_s, worlds, clock)
     return _with_call(state, action, rng, _PROFILES["hard"].forgets)
 
 
@@ -358,6 +362,7 @@ def _hard(
     legal: Sequence[Action],
     deadline: float,
     worlds: int | None,
+    clock: Callable[[], float],
 ) -> Action:
     if any(isinstance(a, Challenge) for a in legal):
         return Challenge(seat) if _challenge_pays(state, seat) else Draw(seat)
@@ -365,8 +370,10 @@ def _hard(
     candidates = _candidates(state, seat, legal, default)
     if len(candidates) == 1:
         return candidates[0]
-    budget_s = deadline - time.perf_counter()
-    result = search(state, seat, candidates, rng, budget_s=budget_s, worlds=worlds, default=default)
+    budget_s = deadline - clock()
+    result = search(
+        state, seat, candidates, rng, budget_s=budget_s, worlds=worlds, default=default, clock=clock
+    )
     return default if result is None else result.action
 
 

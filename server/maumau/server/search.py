@@ -46,7 +46,7 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from maumau.protocol.cards import (
@@ -107,17 +107,19 @@ def search(
     worlds: int | None = None,
     default: Action | None = None,
     z: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult | None:
     """Pick among ``candidates`` (the seat's turn moves) by determinized rollouts.
 
     ``default`` is the heuristic's move (see the module docstring). Stops after
     ``worlds`` worlds if given, and in any case before a world would overrun
-    ``budget_s`` seconds. Returns None if no world could be played (no time, or the
-    card counts do not add up), so the caller can fall back to its heuristic.
+    ``budget_s`` seconds of ``clock`` (tests give one that does not depend on the
+    machine's speed). Returns None if no world could be played (no time, or the card
+    counts do not add up), so the caller can fall back to its heuristic.
     """
     if z is None:
         z = Z
-    start = time.perf_counter()
+    start = clock()
     deadline = start + budget_s * SAFETY
     pool = hidden_pool(state, seat)
     if pool is None or not candidates:
@@ -140,7 +142,7 @@ def search(
     values = [0.0] * k
     rand = rng.random
     while worlds is None or done < worlds:
-        t0 = time.perf_counter()
+        t0 = clock()
         # Stop unless one more world surely fits (with a margin for a slow one).
         if t0 + 1.5 * world_cost + 0.001 > deadline:
             break
@@ -158,7 +160,7 @@ def search(
         late = False
         for i in active:
             values[i] = sim.value(moves[i], dealt, stock, keys)
-            if time.perf_counter() > deadline:
+            if clock() > deadline:
                 late = True  # out of time in the middle of a world: it does not count
                 break
         if late:
@@ -171,7 +173,7 @@ def search(
             squares[i] += diff * diff
             counts[i] += 1
         done += 1
-        cost = time.perf_counter() - t0
+        cost = clock() - t0
         world_cost = cost if done == 1 else max(cost, 0.8 * world_cost + 0.2 * cost)
         if d >= 0 and done % PRUNE_EVERY == 0:
             # Drop the candidates that are clearly worse than the default.
