@@ -131,7 +131,7 @@ def play_match(
             events = apply(state, action)
         except IllegalAction as error:
             # Only the deliberately added call may be refused (a Mau on a non-Jack...).
-            raise AssertionError(f"legal-looking {action} refused: {error.reason}") from None
+            raise AssertionError(f"legal-looking {action} refused: {error.message}") from None
         for event in events:
             assert event_line(event_map(event), names)
         log += events

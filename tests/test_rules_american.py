@@ -93,7 +93,7 @@ def assert_illegal(state: MatchState, action: Action, code: str) -> None:
     with pytest.raises(IllegalAction) as refused:
         apply(state, action)
     assert refused.value.code == code
-    assert refused.value.reason
+    assert refused.value.message
     assert state.to_dict() == before
 
 

@@ -49,7 +49,7 @@ def rejected(state, action_fn, code: str) -> IllegalAction:
     before = state.to_dict()
     with pytest.raises(IllegalAction) as info:
         action_fn()
-    assert info.value.code == code, info.value.reason
+    assert info.value.code == code, info.value.message
     assert state.to_dict() == before, "a rejected action changed the state"
     return info.value
 
@@ -373,7 +373,7 @@ def test_catch_before_call_wins_and_late_call_is_refused():
     play(state, 0, "QH")
     catch(state, 1, 0)
     err = rejected(state, lambda: say(state, 0), "nothing_to_call")
-    assert "3 cards" in err.reason
+    assert "3 cards" in err.message
 
 
 def test_call_before_catch_wins():
@@ -431,7 +431,7 @@ def test_false_catch_is_an_error_without_penalty_by_default():
     state = table(hands=["QH KS 9S", "8S 10D"], top="10H")
     play(state, 0, "QH")
     err = rejected(state, lambda: catch(state, 1, 0), "nothing_to_catch")
-    assert "no open call window" in err.reason
+    assert "no open call window" in err.message
     rejected(state, lambda: catch(state, 1, 1), "catch_self")
 
 
@@ -604,7 +604,7 @@ def test_gone_out_player_false_catch_is_refused_and_the_round_ends():
     assert legal_actions(state, 0) == []
     for target in (1, 2):
         err = rejected(state, lambda t=target: catch(state, 0, t), "already_out")
-        assert "last card" in err.reason
+        assert "last card" in err.message
     rejected(state, lambda: say(state, 0), "already_out")
     rejected(state, lambda: say(state, 0, "maumau"), "already_out")
     events = time_passes(state)

@@ -48,6 +48,7 @@ from .messages import (
     Welcome,
     decode_message,
 )
+from .refusal import Refusal
 
 DEFAULT_MAX_FRAME: Final = 64 * 1024
 HEADER: Final = struct.Struct(">I")
@@ -71,8 +72,8 @@ class State(Enum):
     ERROR = "ERROR"
 
 
-class ProtocolError(Exception):
-    """``details``: the facts ``message`` states, as an ``error`` message's ``details``."""
+class ProtocolError(Refusal):
+    """A refusal of the codec; ``ref``: the type of the message it is about, if any."""
 
     def __init__(
         self,
@@ -81,11 +82,8 @@ class ProtocolError(Exception):
         ref: str | None = None,
         details: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message, details)
         self.ref = ref
-        self.details = details
 
 
 class LocalProtocolError(ProtocolError):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from . import schema as s
+from .refusal import Refusal
 
 PROTOCOL_VERSION = 10
 NAME_MAX = 24
@@ -55,8 +56,9 @@ _CLOCK_MS = s.number(0, 1e13)
 _REACTION_MS = s.number(0, 1e7)
 
 
-class MessageError(ValueError):
-    """A decoded map is not a valid message. ``code`` is the protocol error code."""
+class MessageError(Refusal, ValueError):
+    """A decoded map is not a valid message. ``code`` is the protocol error code;
+    ``ref`` the type of the message, where it has one."""
 
     def __init__(
         self,
@@ -65,11 +67,8 @@ class MessageError(ValueError):
         ref: str | None = None,
         details: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(code, message, details)
         self.ref = ref
-        self.details = details
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,7 +250,7 @@ class Connections:
             try:
                 self.dispatcher.dispatch(session, message, stamp)
             except (TableError, IllegalAction) as error:
-                reason = error.message if isinstance(error, TableError) else error.reason
+                reason = error.message
                 link.send(Error(error.code, reason[:500], message.TYPE, False, error.details))
 
     async def _next_message(self, stream: trio.abc.Stream, link: Link) -> Message | None:

@@ -52,6 +52,7 @@ from maumau.protocol.cards import (
     is_classic,
     suit_label,
 )
+from maumau.protocol.refusal import Refusal
 
 from .actions import (
     CALLS,
@@ -103,17 +104,9 @@ from .state import CallWindow, MatchState, RoundResult
 __all__ = ["IllegalAction", "apply", "catchable", "gone_out", "legal_actions", "new_match"]
 
 
-class IllegalAction(Exception):
-    """An action the rules do not allow now. ``code`` is stable; ``reason`` is for
-    people, in English; ``details`` holds every fact ``reason`` states, as the wire's
-    ``error.details`` (cards as card codes), so a client can say it in another
-    language."""
-
-    def __init__(self, code: str, reason: str, details: dict[str, Any] | None = None) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-        self.details = details
+class IllegalAction(Refusal):
+    """An action the rules do not allow now: a refusal (``code``, ``message``, and
+    ``details`` with every fact the message states, cards as card codes)."""
 
 
 def _code(card: object) -> str:

@@ -60,7 +60,7 @@ class Claims(Journaling):
             except IllegalAction as error:
                 if claim.sender is not None:
                     claim.sender.send(
-                        Error(error.code, error.reason, claim_type(claim), False, error.details)
+                        Error(error.code, error.message, claim_type(claim), False, error.details)
                     )
                 if window is not None and window in by_window:
                     by_window[window][1].append(claim)
