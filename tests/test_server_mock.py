@@ -493,3 +493,13 @@ async def test_a_call_is_stamped_as_it_counts_however_it_came(
     assert [s["call"] for s in decision.stamps] == ["mau"]
     said = [m for m in bob.received if isinstance(m, GameEvent) and m.call is not None]
     assert [m.call for m in said] == ["mau"]
+
+
+async def test_every_request_a_client_may_send_has_one_handler(nursery) -> None:
+    """The dispatcher is a table from message type to handler: every client message
+    but those of the connection itself (hello, ping, pong, bye) has one."""
+    from maumau.protocol.messages import MESSAGE_TYPES
+
+    server = await start_server(nursery)
+    requests = {t for t, cls in MESSAGE_TYPES.items() if cls.SENDER == "client"}
+    assert set(server.dispatcher.handlers) == requests - {"hello", "bye"}
