@@ -34,6 +34,7 @@ from maumau.protocol.messages import (
     View,
     WatchTable,
 )
+from maumau.server.config import ServerConfig
 from maumau.server.server import Server, serve
 from maumau.server.session import Session
 from maumau.server.store import SCHEMA, SCHEMA_VERSION, Store, digest
@@ -47,7 +48,7 @@ GUS = "gus-secret-0123456789"
 
 
 async def serve_tcp(nursery: trio.Nursery, store: Store) -> int:
-    server = Server(seed=3, bot_delay=0.0, store=store)
+    server = Server(ServerConfig(seed=3, bot_delay=0.0), store)
     port: int = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     return port
 
@@ -142,7 +143,7 @@ async def test_the_creator_keeps_the_table_while_disconnected_and_takes_it_back(
 async def test_the_creator_is_a_session_id_not_a_name(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
-    server = Server(seed=3, bot_delay=0.0, store=Store(tmp_path / "s.db"))
+    server = Server(ServerConfig(seed=3, bot_delay=0.0), Store(tmp_path / "s.db"))
     port = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     dora, _, table_id = await make_table(port, "Dora", None, "Bob")
     table = server.tables[table_id]

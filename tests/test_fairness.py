@@ -32,6 +32,7 @@ import trio.testing
 from lagproxy import Jitter, LagProxy, direction_rng, relay
 from netns import supported as namespaces_supported
 
+from maumau.server.config import ServerConfig
 from maumau.server.server import Server
 from wire_helpers import load_script
 
@@ -222,7 +223,7 @@ async def mock_lanes(
     """A lane for each row on an in-memory server; S's streams pass through ``relay``
     (``up`` towards the server, ``down`` back). Settled: the server holds eight clocked
     pongs of every connection."""
-    server = Server(seed=1, ping_interval=1.0, play_ping_interval=1.0)
+    server = Server(ServerConfig(seed=1, ping_interval=1.0, play_ping_interval=1.0))
     server.start_background(nursery)
 
     async def direct(name: str) -> Any:

@@ -31,6 +31,7 @@ from maumau.protocol.messages import (
     TableInfo,
     View,
 )
+from maumau.server.config import ServerConfig
 from maumau.server.server import Server, serve
 
 # Per variant: the hands of Ann, Bob and Cora, the top card, the stock (in draw order),
@@ -53,7 +54,7 @@ POSITIONS: dict[str, dict[str, Any]] = {
 
 @pytest.fixture
 async def tcp_server(nursery: trio.Nursery) -> AsyncIterator[tuple[Server, int]]:
-    server = Server(seed=7, bot_delay=0.0, move_rate=1000, move_burst=1000)
+    server = Server(ServerConfig(seed=7, bot_delay=0.0, move_rate=1000, move_burst=1000))
     port = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     yield server, port
 

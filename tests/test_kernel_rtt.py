@@ -27,6 +27,7 @@ import pytest
 import trio
 
 from maumau.server import kernel_rtt
+from maumau.server.config import ServerConfig
 from maumau.server.latency import MAX_ALLOWANCE, Kernel
 from maumau.server.server import Server, serve
 from wire_helpers import load_script
@@ -95,7 +96,7 @@ def test_a_loopback_connection_is_measured_by_its_kernel() -> None:
 async def cheat_lanes(nursery: trio.Nursery, rows: list[Any], pongs: int) -> list[Any]:
     """A real server on 127.0.0.1 (pings every 0.1 s) and a lane for each row, both
     players on direct TCP connections; settled with ``pongs`` pongs of each."""
-    server = Server(seed=1, ping_interval=0.1, play_ping_interval=0.1)
+    server = Server(ServerConfig(seed=1, ping_interval=0.1, play_ping_interval=0.1))
     port = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     connect = functools.partial(bench.tcp_peer, port)
     lanes = [

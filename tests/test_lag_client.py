@@ -40,6 +40,7 @@ from maumau.protocol.messages import (
     Welcome,
 )
 from maumau.server import latency
+from maumau.server.config import ServerConfig
 from maumau.server.rules import MatchState
 from maumau.server.server import Server, serve
 from maumau.server.table import match as table_match
@@ -142,7 +143,9 @@ def reports(monkeypatch: pytest.MonkeyPatch) -> list[Report]:
 def test_pongs_carry_the_clock_and_claims_their_measured_reaction(
     reports: list[Report],
 ) -> None:
-    server = Server(seed=3, bot_delay=0.0, ping_interval=0.05, move_rate=1000, move_burst=1000)
+    server = Server(
+        ServerConfig(seed=3, bot_delay=0.0, ping_interval=0.05, move_rate=1000, move_burst=1000)
+    )
     start = time.monotonic()
     with ServerThread(server).running() as thread:
         asyncio.run(asyncio.wait_for(race(thread, start, reports), 20))

@@ -67,7 +67,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         ],
     ),
     ("connections", ["maumau.server.connection"]),
-    ("server", ["maumau.server.server"]),
+    ("server", ["maumau.server.server", "maumau.server.config"]),
     (
         "server cli",
         [

@@ -32,6 +32,7 @@ from maumau.protocol.messages import (
 )
 from maumau.server import bounds as bounds_module
 from maumau.server import lobby as lobby_module
+from maumau.server.config import ServerConfig
 from maumau.server.server import Server, serve
 from maumau.server.store import Store
 
@@ -40,7 +41,8 @@ SETTINGS = {"variant": "american", "seats": 10}  # large summaries: few fit in a
 
 
 async def serve_tcp(nursery: trio.Nursery, **options: object) -> tuple[Server, int]:
-    server = Server(seed=2, bot_delay=0.0, **options)  # type: ignore[arg-type]
+    store = options.pop("store", None)
+    server = Server(ServerConfig(seed=2, bot_delay=0.0, **options), store)  # type: ignore[arg-type]
     port: int = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     return server, port
 

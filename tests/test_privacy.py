@@ -28,6 +28,7 @@ from maumau.protocol.messages import (
     TableInfo,
     View,
 )
+from maumau.server.config import ServerConfig
 from maumau.server.server import Server, serve
 from maumau.server.store import Store
 from wire_helpers import play_scripted
@@ -37,7 +38,7 @@ SECRETS = {name: f"{name.lower()}-secret-0123456789" for name in ("Ann", "Bob", 
 
 
 async def serve_tcp(nursery: trio.Nursery, store: Store) -> int:
-    server = Server(seed=11, bot_delay=0.0, store=store)
+    server = Server(ServerConfig(seed=11, bot_delay=0.0), store)
     port: int = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     return port
 

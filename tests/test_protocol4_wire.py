@@ -44,6 +44,7 @@ from maumau.protocol.messages import (
     WatchTable,
 )
 from maumau.protocol.sentences import decision_line, event_line
+from maumau.server.config import ServerConfig
 from maumau.server.server import Server, serve
 from maumau.server.store import Store
 from wire_helpers import play_scripted, start_server_process, wait_view
@@ -54,7 +55,7 @@ LEGAL_ORDER = ("play", "draw", "pass", "challenge", "say_mau", "catch")
 
 @pytest.fixture
 async def tcp_server(nursery: trio.Nursery) -> AsyncIterator[tuple[Server, int]]:
-    server = Server(seed=11, bot_delay=0.0, move_rate=1000, move_burst=1000)
+    server = Server(ServerConfig(seed=11, bot_delay=0.0, move_rate=1000, move_burst=1000))
     port = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     yield server, port
 
@@ -284,7 +285,7 @@ async def test_a_server_shutting_down_says_goodbye_with_its_code() -> None:
 
 async def test_replay_steps_carry_each_line_as_facts(nursery: trio.Nursery, tmp_path: Path) -> None:
     store = Store(tmp_path / "replay.db")
-    server = Server(seed=5, bot_delay=0.0, store=store)
+    server = Server(ServerConfig(seed=5, bot_delay=0.0), store)
     server.start_background(nursery)
     port = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     ann = await WireClient.connect("127.0.0.1", port, "Ann")

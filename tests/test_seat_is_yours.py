@@ -33,6 +33,7 @@ from maumau.protocol.messages import (
     WatchTable,
 )
 from maumau.server.bots import BOT_MARK
+from maumau.server.config import ServerConfig
 from maumau.server.server import Server, serve
 from maumau.server.table.state import REMATCH_WAIT_S
 from test_names_server import refused
@@ -124,7 +125,7 @@ async def test_a_rematch_does_not_carry_away_over(nursery, autojump_clock) -> No
 
 
 async def test_back_over_tcp(nursery) -> None:
-    server = Server(seed=7, bot_delay=0.2)
+    server = Server(ServerConfig(seed=7, bot_delay=0.2))
     port = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     ann = await WireClient.connect("127.0.0.1", port, "Ann")
     await ann.send(CreateTable("T", {"variant": "classic", "seats": 2}, (1,)))

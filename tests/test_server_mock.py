@@ -31,6 +31,7 @@ from maumau.protocol.messages import (
     View,
 )
 from maumau.protocol.sentences import decision_line
+from maumau.server.config import ServerConfig
 from maumau.server.latency import Latency
 from maumau.server.server import Server
 from maumau.server.table import Table
@@ -48,7 +49,8 @@ async def connect(server: Server, nursery: trio.Nursery, name: str, resume: str 
 
 
 async def start_server(nursery: trio.Nursery, **options) -> Server:
-    server = Server(seed=5, **options)
+    store = options.pop("store", None)
+    server = Server(ServerConfig(seed=5, **options), store)
     server.start_background(nursery)
     return server
 

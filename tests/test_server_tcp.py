@@ -28,6 +28,7 @@ from maumau.protocol.messages import (
     WatchTable,
     Welcome,
 )
+from maumau.server.config import ServerConfig
 from maumau.server.server import Server, serve
 from wire_helpers import play_scripted, wait_view
 
@@ -38,7 +39,7 @@ STALE = {"not_your_turn", "round_ending", "round_over", "window_closed", "alread
 
 @pytest.fixture
 async def tcp_server(nursery: trio.Nursery) -> AsyncIterator[tuple[Server, int]]:
-    server = Server(seed=7, bot_delay=0.0, move_rate=1000, move_burst=1000)
+    server = Server(ServerConfig(seed=7, bot_delay=0.0, move_rate=1000, move_burst=1000))
     port = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     yield server, port
 
@@ -222,7 +223,7 @@ async def test_a_peer_that_stops_reading_is_dropped_and_play_goes_on(
 ) -> None:
     """Frames the socket does not take wait in the connection's backlog; past the
     server's limit the peer is dropped, and nobody else waits for it."""
-    server = Server(seed=3, bot_delay=0.001, max_backlog=4096)
+    server = Server(ServerConfig(seed=3, bot_delay=0.001, max_backlog=4096))
     port = await nursery.start(functools.partial(serve, server, 0, "127.0.0.1"))
     stalled = trio.socket.socket()
     stalled.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 4096)

@@ -10,17 +10,21 @@ import queue
 import threading
 
 
-def start_embedded_server(seed: int | None = None, bot_delay: float = 0.8) -> int:
-    """Start a maumau server on 127.0.0.1 on a free port; returns the port. The
-    server runs in a daemon thread and ends with the process."""
+def start_embedded_server(seed: int | None = None) -> int:
+    """Start a maumau server on 127.0.0.1 on a free port, with the server's defaults
+    (and ``seed``); returns the port. The server runs in a daemon thread and ends
+    with the process."""
     import trio
 
+    from maumau.server.config import ServerConfig
     from maumau.server.server import Server, serve
+
+    config = ServerConfig(seed=seed)
 
     ports: queue.Queue[int | BaseException] = queue.Queue()
 
     async def main() -> None:
-        server = Server(seed=seed, bot_delay=bot_delay)
+        server = Server(config)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, server, 0, "127.0.0.1")
             ports.put(port)

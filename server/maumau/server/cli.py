@@ -29,6 +29,7 @@ from maumau.protocol.messages import PASSWORD_MAX, PROTOCOL_VERSION
 from . import kernel_rtt, names, store, web_guests
 from .announce import announce
 from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION
+from .config import BOT_DELAY, HARD_BUDGET, MAX_CLIENTS, MOVE_RATE, ServerConfig
 from .host_rights import HostKeyError, key_file
 from .link import FLUSH_INTERVAL
 from .server import DEFAULT_PORT, Server, serve
@@ -52,7 +53,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--seed", type=int, default=None, help="seed for shuffles (default: random)"
     )
     parser.add_argument(
-        "--max-clients", type=int, default=200, help="most players online at once (default 200)"
+        "--max-clients",
+        type=int,
+        default=MAX_CLIENTS,
+        help=f"most players online at once (default {MAX_CLIENTS})",
     )
     parser.add_argument(
         "--max-tables",
@@ -91,8 +95,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--bot-delay",
         type=float,
-        default=0.8,
-        help="seconds a bot thinks before it plays (default 0.8)",
+        default=BOT_DELAY,
+        help=f"seconds a bot thinks before it plays (default {BOT_DELAY:g})",
     )
     parser.add_argument(
         "--bot-forgets",
@@ -103,8 +107,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--hard-budget-ms",
         type=int,
-        default=200,
-        help="how long the hard bot may think per move, in ms (default 200)",
+        default=round(HARD_BUDGET * 1000),
+        help=f"how long the hard bot may think per move, in ms (default {HARD_BUDGET * 1000:g})",
     )
     parser.add_argument(
         "--commit-every-ms",
@@ -133,8 +137,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--move-rate",
         type=float,
-        default=20.0,
-        help="messages a second one connection may send, bursts of twice that (default 20)",
+        default=MOVE_RATE,
+        help="messages a second one connection may send, bursts of twice that "
+        f"(default {MOVE_RATE:g})",
     )
     parser.add_argument(
         "--web",
@@ -270,15 +275,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def run(args: argparse.Namespace, db: store.Store | None, host_key: bytes) -> None:
-    server = Server(
+    config = ServerConfig(
         seed=args.seed,
         max_clients=args.max_clients,
         bot_delay=args.bot_delay,
         bot_forgets=args.bot_forgets,
         move_rate=args.move_rate,
-        move_burst=2 * args.move_rate,
         hello_timeout=args.hello_timeout,
-        store=db,
         hard_budget=args.hard_budget_ms / 1000,
         flush_interval=args.commit_every_ms / 1000,
         max_tables=args.max_tables,
@@ -287,9 +290,10 @@ async def run(args: argparse.Namespace, db: store.Store | None, host_key: bytes)
         idle_timeout=args.idle_timeout,
         tournament_break=args.tournament_break,
         host_key=host_key,
-        admins=args.admin,
+        admins=tuple(args.admin),
         password=args.password,
     )
+    server = Server(config, db)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, server, args.port, args.host)

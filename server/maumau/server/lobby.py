@@ -60,9 +60,9 @@ class Lobby:
         saver: Saver,
         tables: dict[int, Table],
         seed: int | None = None,
-        bot_delay: float = 0.8,
+        bot_delay: float = 0.0,
         bot_forgets: float | None = None,
-        hard_budget: float = 0.2,
+        hard_budget: float = 0.0,
     ) -> None:
         self.saver = saver
         self.rng = random.Random(seed)

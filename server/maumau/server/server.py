@@ -19,6 +19,9 @@ the parts and hands each the few others it needs, from the bottom up:
 - :mod:`.connection`: one nursery per connection (reader, writer, pinger);
 - :mod:`.restore`: the lobby rebuilt from the store at start-up.
 
+How it behaves is one :class:`~.config.ServerConfig` (every default written there
+once), given with the store.
+
 Everything that touches tables runs synchronously inside the reader task of the
 connection that caused it (or a table's own timer task), so changes are applied one
 at a time in arrival order. ``docs/architecture.md`` draws the layers and follows one
@@ -32,27 +35,27 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Iterable
 from typing import Any
 
 import trio
 
 from . import names, restore
 from .bans import Bans
-from .bounds import IDLE_TIMEOUT, TABLES_PER_ADDRESS, TABLES_PER_SESSION, Bounds
-from .connection import HELLO_TIMEOUT, PING_INTERVAL, PLAY_PING_INTERVAL, Connections
+from .bounds import Bounds
+from .config import ServerConfig
+from .connection import Connections
 from .dispatch import Dispatcher
 from .handshake import Handshake
 from .history import History
 from .host_rights import HostRights
-from .link import FLUSH_INTERVAL, MAX_BACKLOG, Link, Outbox
+from .link import Link, Outbox
 from .lobby import Lobby
 from .moderation import Moderation
-from .saving import SAVE_RETRY, Saver
+from .saving import Saver
 from .session import Session
 from .store import Store
 from .table import Table
-from .tournaments import BREAK_S, Tournaments
+from .tournaments import Tournaments
 
 log = logging.getLogger("maumau.server")
 
@@ -62,68 +65,36 @@ DEFAULT_PORT = 7766
 class Server:
     """The lobby and everything in it: the parts of the server, put together."""
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        max_clients: int = 200,
-        bot_delay: float = 0.8,
-        bot_forgets: float | None = None,
-        ping_interval: float = PING_INTERVAL,
-        hello_timeout: float = HELLO_TIMEOUT,
-        play_ping_interval: float = PLAY_PING_INTERVAL,
-        move_rate: float = 20.0,
-        move_burst: float = 40.0,
-        store: Store | None = None,
-        hard_budget: float = 0.2,
-        flush_interval: float = FLUSH_INTERVAL,
-        max_backlog: int = MAX_BACKLOG,
-        save_retry: float = SAVE_RETRY,
-        max_tables: int | None = None,
-        tables_per_session: int = TABLES_PER_SESSION,
-        tables_per_address: int = TABLES_PER_ADDRESS,
-        idle_timeout: float = IDLE_TIMEOUT,
-        tournament_break: float = BREAK_S,
-        host_key: bytes | None = None,
-        admins: Iterable[str] = (),
-        password: str | None = None,
-    ) -> None:
-        """``bot_forgets`` (0..1) overrides how often every bot forgets to say Mau
-        (None: as its level does). ``store`` keeps the journal, tables, sessions and
-        results; without one nothing outlives the process. ``hard_budget`` is the
-        hard bot's thinking time per move in seconds (0: it moves at once).
-        ``flush_interval`` is the shortest time between two flushes (group commit);
-        a connection with more than ``max_backlog`` bytes waiting is dropped.
-        ``save_retry`` is the first pause before a failed commit is tried again.
-        ``max_tables`` (default: ``max_clients``), ``tables_per_session``,
-        ``tables_per_address`` and ``idle_timeout`` bound the lobby (see
-        :mod:`maumau.server.bounds`). ``tournament_break`` is the pause in seconds
-        between two series of a tournament. The server pings every ``ping_interval`` seconds,
-        and every ``play_ping_interval`` (at most ``ping_interval``) while the
-        session's table plays with lag compensation on. ``host_key`` (see
-        :mod:`.host_rights`), and the secrets of the ``admins`` names, bring the host's
-        powers; ``password`` is the server password new sessions must give."""
+    def __init__(self, config: ServerConfig | None = None, store: Store | None = None) -> None:
+        """A server that behaves as ``config`` says (see :class:`.config.ServerConfig`;
+        None: every default). ``store`` keeps the journal, tables, sessions and
+        results; without one nothing outlives the process."""
+        c = ServerConfig() if config is None else config
+        self.config = c
         self.links: set[Link] = set()
         self.tables: dict[int, Table] = {}
-        self.outbox = Outbox(flush_interval, max_backlog)
-        self.saver = Saver(store, self.outbox, self.links, self.tables, save_retry)
-        self.lobby = Lobby(self.saver, self.tables, seed, bot_delay, bot_forgets, hard_budget)
+        self.outbox = Outbox(c.flush_interval, c.max_backlog)
+        self.saver = Saver(store, self.outbox, self.links, self.tables, c.save_retry)
+        self.lobby = Lobby(
+            self.saver, self.tables, c.seed, c.bot_delay, c.bot_forgets, c.hard_budget
+        )
         self.bounds = Bounds(
             self.lobby,
             self.saver,
-            max_clients if max_tables is None else max_tables,
-            tables_per_session,
-            tables_per_address,
-            idle_timeout,
+            c.max_clients if c.max_tables is None else c.max_tables,
+            c.tables_per_session,
+            c.tables_per_address,
+            c.idle_timeout,
         )
         self.history = History(store)
         self.tournaments = Tournaments(
-            self.lobby, tournament_break, idle_timeout, self.bounds.free_tables
+            self.lobby, c.tournament_break, c.idle_timeout, self.bounds.free_tables
         )
         self.bans = Bans(store)
-        self.moderation = Moderation(self.lobby, self.tournaments, self.bans, password)
-        self.rights = HostRights(host_key, admins)
+        self.moderation = Moderation(self.lobby, self.tournaments, self.bans, c.password)
+        self.rights = HostRights(c.host_key, c.admins)
         self.handshake = Handshake(
-            self.lobby, self.saver, max_clients, self.rights, self.moderation
+            self.lobby, self.saver, c.max_clients, self.rights, self.moderation
         )
         self.dispatcher = Dispatcher(
             self.lobby, self.bounds, self.history, self.saver, self.tournaments, self.moderation
@@ -135,11 +106,11 @@ class Server:
             self.handshake,
             self.dispatcher,
             self.links,
-            ping_interval,
-            hello_timeout,
-            min(play_ping_interval, ping_interval),
-            move_rate,
-            move_burst,
+            c.ping_interval,
+            c.hello_timeout,
+            min(c.play_ping_interval, c.ping_interval),
+            c.move_rate,
+            2 * c.move_rate if c.move_burst is None else c.move_burst,
         )
         self.handle = self.connections.handle  # trio.serve_tcp's handler
         self.commit = self.saver.commit
