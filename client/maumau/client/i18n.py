@@ -40,24 +40,14 @@ LANGUAGES: dict[str, str] = {
 }
 DEFAULT = "en"
 
-_translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = DEFAULT
 
 
-def _(message: str) -> str:
-    """``message`` in the current language."""
-    return _translation.gettext(message)
-
-
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form of ``singular``/``plural`` for ``n`` in the current language."""
-    return _translation.ngettext(singular, plural, n)
-
-
-def pgettext(context: str, message: str) -> str:
-    """``message`` in the current language, told apart by ``context`` (for short
-    words that mean different things in different places)."""
-    return _translation.pgettext(context, message)
+# The catalog spoken is kept by the shared renderer (maumau.protocol.sentences), which
+# writes the sentences of events with it: one place, so both speak the same language.
+_ = sentences._
+ngettext = sentences.ngettext
+pgettext = sentences.pgettext
 
 
 def N_(message: str) -> str:
@@ -119,25 +109,25 @@ class MissingCatalog(RuntimeError):
 
 def set_language(code: str) -> None:
     """Speak ``code`` from now on (one of :data:`LANGUAGES`)."""
-    global _translation, _language
+    global _language
     if code not in LANGUAGES:
         raise ValueError(f"not an offered language: {code!r}")
+    translation: gettext.NullTranslations
     if code == DEFAULT:
-        _translation = gettext.NullTranslations()
+        translation = gettext.NullTranslations()
     else:
         path = catalog_path(code)
         if not path.is_file():
             raise MissingCatalog(f"{path.name} for {code!r} is not installed")
         with path.open("rb") as handle:
-            _translation = gettext.GNUTranslations(handle)
+            translation = gettext.GNUTranslations(handle)
     _language = code
-    sentences.speak(_translation)
+    sentences.speak(translation)
 
 
 def use(translations: gettext.NullTranslations, code: str) -> None:
     """Speak through ``translations`` as language ``code`` (for tests: a catalog
     built on the spot, such as a pseudo-locale)."""
-    global _translation, _language
-    _translation = translations
+    global _language
     _language = code
     sentences.speak(translations)

@@ -49,14 +49,18 @@ def speak(translations: gettext.NullTranslations) -> None:
 
 
 def _(message: str) -> str:
+    """``message`` in the language spoken."""
     return _speech.gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` for ``n`` in the language spoken."""
     return _speech.ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
+    """``message`` in the language spoken, told apart by ``context`` (for short words
+    that mean different things in different places)."""
     return _speech.pgettext(context, message)
 
 
