@@ -600,15 +600,20 @@ def test_x_on_a_tournament_in_the_lobby_calls_it_off_with_the_hosts_words() -> N
     assert app.sent == [CancelTournament(7, "rain")]
 
 
+async def open_host_screen(pilot: Any, app: Any) -> None:
+    """From the lobby, H: until the host screen is shown."""
+    await pilot.pause()
+    await pilot.press("H")
+    await until(pilot, lambda: isinstance(app.screen, HostScreen))
+
+
 @pytest.mark.parametrize("ascii_only", [False, True])
 def test_the_host_screen_shows_the_view_as_written_and_fits(ascii_only: bool) -> None:
     app = host_lobby(ascii_only)
 
     async def scenario() -> None:
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("H")
-            await until(pilot, lambda: isinstance(app.screen, HostScreen))
+            await open_host_screen(pilot, app)
             await pilot.pause(0.1)
             shown = screen_text(app)
             lines = shown.splitlines()
@@ -644,9 +649,7 @@ def test_the_host_screens_keys_send_the_hosts_requests() -> None:
 
     async def scenario() -> None:
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("H")
-            await until(pilot, lambda: isinstance(app.screen, HostScreen))
+            await open_host_screen(pilot, app)
             await pilot.pause(0.1)
             host = app.screen
 
@@ -712,9 +715,7 @@ def test_the_host_screen_keeps_the_highlighted_player_when_redrawn() -> None:
 
     async def scenario() -> None:
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("H")
-            await until(pilot, lambda: isinstance(app.screen, HostScreen))
+            await open_host_screen(pilot, app)
             await pilot.press("down")
             app.deliver(moved)
             await pilot.pause(0.2)
@@ -746,9 +747,7 @@ def test_a_refusal_of_a_hosts_request_is_a_toast_in_words() -> None:
 
     async def scenario() -> None:
         async with app.run_test(size=SIZE, notifications=True) as pilot:
-            await pilot.pause()
-            await pilot.press("H")
-            await until(pilot, lambda: isinstance(app.screen, HostScreen))
+            await open_host_screen(pilot, app)
             app.deliver(
                 Error("bad_target", "that is your own address", "ban", details={"why": "own"})
             )

@@ -12,7 +12,6 @@ the guest reads each of it as the server sends it.
 from __future__ import annotations
 
 import asyncio
-import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +27,7 @@ from maumau.protocol import host_key
 from maumau.protocol.messages import CreateTable, Message, Notice, TableInfo, Welcome
 from test_ascii import screen_text
 from test_client_clicks import until
-from wire_helpers import start_server_process
+from wire_helpers import start_server_process, stop_server_process
 
 SIZE = (80, 24)
 
@@ -47,11 +46,7 @@ def server(tmp_path: Path) -> Iterator[tuple[int, bytes]]:
         assert key is not None
         yield port, key
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop_server_process(process)
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,6 @@ process; every host action is in the server's log with the host's name
 from __future__ import annotations
 
 import os
-import signal
 import stat
 import subprocess
 import sys
@@ -22,16 +21,7 @@ from wireclient import Refused, WireClient
 from maumau.protocol import host_key
 from maumau.protocol.messages import Ban, Goodbye, HostList, HostView, Kick
 from wire_helpers import SERVER_CLI, start_server_process
-
-
-def stop(process: subprocess.Popen[str]) -> tuple[str, str]:
-    """SIGTERM; the server's (stdout, stderr)."""
-    process.send_signal(signal.SIGTERM)
-    try:
-        return process.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        return process.communicate(timeout=10)
+from wire_helpers import stop_server_process as stop
 
 
 def started(db: Path, *options: str) -> tuple[subprocess.Popen[str], int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -60,6 +61,18 @@ def start_server_process(
     process.kill()
     _, err = process.communicate(timeout=10)
     raise AssertionError(f"the server did not start: {err}")
+
+
+def stop_server_process(process: subprocess.Popen[str], timeout: float = 10) -> tuple[str, str]:
+    """SIGTERM (killed if it outlasts ``timeout``); what is left of its (stdout,
+    stderr), where they were pipes."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate(timeout=timeout)
+    return out or "", err or ""
 
 
 def free_port() -> int:
