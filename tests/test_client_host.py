@@ -771,3 +771,19 @@ def test_the_lobby_chat_keeps_a_lobby_message_between_notices() -> None:
             assert "Announcement from Root: hello all" in flat(app)
 
     run(scenario)
+
+
+def test_a_hosts_question_wraps_whole_at_the_smallest_size() -> None:
+    """At 60x20 the question naming a long name is shown to its last word."""
+    app = host_lobby(ascii_only=True)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await open_host_screen(pilot, app)
+            await pilot.pause(0.1)
+            await pilot.press("down", "k")
+            await until(pilot, lambda: isinstance(app.screen, AskScreen))
+            await pilot.pause(0.1)
+            assert "They may come back, unless banned." in flat(app)
+
+    run(scenario)
