@@ -31,7 +31,6 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("namespace", ["maumau"]),
     ("protocol", ["maumau.protocol.*"]),
     ("rules", ["maumau.server.rules.*"]),
-    ("tournament rules", ["maumau.server.tournament.*"]),
     (
         "server helpers",
         [
@@ -47,6 +46,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.server.host_rights",
         ],
     ),
+    ("tournament rules", ["maumau.server.tournament.*"]),
     ("store", ["maumau.server.store.*"]),
     ("tables", ["maumau.server.table.*", "maumau.server.replay"]),
     ("links", ["maumau.server.link"]),
@@ -61,6 +61,12 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.server.bans",
             "maumau.server.moderation",
             "maumau.server.handshake",
+            "maumau.server.tournaments.presence",
+            "maumau.server.tournaments.audience",
+            "maumau.server.tournaments.tables",
+            "maumau.server.tournaments.service",
+            "maumau.server.tournaments.api",
+            "maumau.server.tournaments.restore",
             "maumau.server.tournaments",
             "maumau.server.dispatch",
             "maumau.server.restore",

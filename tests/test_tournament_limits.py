@@ -547,7 +547,10 @@ async def test_a_refused_hello_takes_nobodys_name_and_a_freed_name_follows_nothi
             await tournament_of(visitor)
             await visitor.aclose()
             await trio.sleep(0.5)
-        assert sum(f.session.name == "Vic" for f in server.tournaments.followers.values()) <= 1
+        assert (
+            sum(f.session.name == "Vic" for f in server.tournaments.audience.followers.values())
+            <= 1
+        )
         nursery.cancel_scope.cancel()
     store.close()
 

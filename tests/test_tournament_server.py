@@ -422,7 +422,7 @@ async def test_what_a_tournament_tells_is_held_back_while_the_store_cannot_save(
         session = server_session(server, "Ann")
         assert session.link is not None and not session.link.held
         server.outbox.holding = True  # a commit failed: nothing unsaved may be told
-        server.tournaments._send(session, server.tournaments.open[made.id])
+        server.tournaments.audience.send(session, server.tournaments.open[made.id])
         assert len(session.link.held) == 1
         nursery.cancel_scope.cancel()
 
@@ -444,11 +444,11 @@ async def test_followers_are_forgotten_with_their_sessions(autojump_clock: Any) 
                 await tournament_of(visitor)
                 await visitor.aclose()
             await trio.sleep(1)
-            assert len(server.tournaments.followers) > 1  # they did follow it
+            assert len(server.tournaments.audience.followers) > 1  # they did follow it
             await trio.sleep(30)  # past the idle timeout: the dropped sessions are forgotten
 
         await visits(0, 1000)
-        left = [f.session.name for f in server.tournaments.followers.values()]
+        left = [f.session.name for f in server.tournaments.audience.followers.values()]
         assert left == ["Dee"] or left == [], left
         assert not any(s.name.startswith("V") for s in server.lobby.sessions.values())
         nursery.cancel_scope.cancel()

@@ -108,8 +108,7 @@ class Handshake:
             session.table.reconnected(session)
         else:
             link.send(self.lobby.lobby_message())
-        for hook in self.lobby.arrival_hooks:
-            hook(session)
+        self.lobby.arrived(session)
         self.lobby.lobby_changed()
         return session
 

@@ -26,7 +26,7 @@ import logging
 import random
 import sqlite3
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import msgpack
 import trio
@@ -50,6 +50,42 @@ LOBBY_MAX_ONLINE = 1000
 LOBBY_CALM = 0.05  # seconds a batch of lobby changes gathers (see Lobby._broadcaster)
 LOBBY_CALM_EACH = 0.001  # and this much more for every receiver of the last message
 LOBBY_CALM_MAX = 1.0
+
+
+class Attached(Protocol):
+    """What the lobby tells and asks the service attached to it, the tournaments
+    (:mod:`maumau.server.tournaments`): every match that ends, every session that says
+    hello or is forgotten; whether a session must be kept; the tournaments the lobby
+    lists. The lobby knows no more of them than this."""
+
+    def match_over(self, table: Table) -> None: ...
+
+    def arrived(self, session: Session) -> None: ...
+
+    def forgotten(self, session: Session) -> None: ...
+
+    def keeps(self, session: Session) -> bool: ...
+
+    def summaries(self) -> tuple[dict[str, Any], ...]: ...
+
+
+class _Nothing:
+    """Attached until the tournaments are: nothing is told, nothing kept."""
+
+    def match_over(self, table: Table) -> None:
+        pass
+
+    def arrived(self, session: Session) -> None:
+        pass
+
+    def forgotten(self, session: Session) -> None:
+        pass
+
+    def keeps(self, session: Session) -> bool:
+        return False
+
+    def summaries(self) -> tuple[dict[str, Any], ...]:
+        return ()
 
 
 class Lobby:
@@ -83,13 +119,8 @@ class Lobby:
         store = saver.store
         self._table_ids = itertools.count(store.next_table_id() if store is not None else 1)
         self.left: Callable[[Table], None] = lambda table: None
-        # Set by the tournaments (see maumau.server.tournaments): told of every match
-        # that ends; whether a session must be kept; the tournaments the lobby lists.
-        self.match_over_hooks: list[Callable[[Table], None]] = []
-        self.keeps: Callable[[Session], bool] = lambda session: False
-        self.arrival_hooks: list[Callable[[Session], None]] = []  # after a hello
-        self.forget_hooks: list[Callable[[Session], None]] = []  # a session forgotten
-        self.tournament_summaries: Callable[[], tuple[dict[str, Any], ...]] = tuple
+        # The tournaments, once attached (see Attached).
+        self.attached: Attached = _Nothing()
         self._nursery: trio.Nursery | None = None
         self._dirty = False
         self._wakeup = trio.Event()
@@ -109,8 +140,21 @@ class Lobby:
 
     def match_over(self, table: Table) -> None:
         """``table``'s match has just ended."""
-        for hook in self.match_over_hooks:
-            hook(table)
+        self.attached.match_over(table)
+
+    # --- what the lobby tells and asks the tournaments -----------------------------------
+
+    def attach(self, service: Attached) -> None:
+        self.attached = service
+
+    def keeps(self, session: Session) -> bool:
+        """Whether ``session`` must be kept although it has no seat: a tournament
+        counts on it."""
+        return self.attached.keeps(session)
+
+    def arrived(self, session: Session) -> None:
+        """``session`` has just said hello (new, resumed or taken back)."""
+        self.attached.arrived(session)
 
     # --- the lobby message ---------------------------------------------------------------
 
@@ -127,7 +171,7 @@ class Lobby:
             key=lambda t: (not t.has_connected_humans(), order[t.status], t.id),
         )
         online = tuple(self.online()[:LOBBY_MAX_ONLINE])
-        tournaments = self.tournament_summaries()
+        tournaments = self.attached.summaries()
         budget = LOBBY_BUDGET - sum(len(name.encode()) + 3 for name in online)
         budget -= len(msgpack.packb(tournaments)) if tournaments else 0
         summaries = []
@@ -216,6 +260,15 @@ class Lobby:
                 self.close_if_empty(table)
             self.left(table)
 
+    def move_to(self, session: Session, table: Table) -> None:
+        """``session`` was given a seat at ``table`` (by a tournament's draw): it leaves
+        where it is, and any seat it kept elsewhere."""
+        if session.table is not None and session.table is not table:
+            self.leave_current(session, entering=table)
+        session.table = table
+        self.seated(session, table)
+        self.save_session(session)
+
     def seated(self, session: Session, table: Table | None) -> None:
         """``session`` has sat down at ``table``: a seat it kept anywhere else is let
         go (a player sits at one table at a time). None: it sits nowhere any more."""
@@ -283,8 +336,7 @@ class Lobby:
             self.leave_current(session, keep=False)
         session.table = None
         self.seated(session, None)  # the seat it kept, if any, is let go
-        for hook in self.forget_hooks:
-            hook(session)
+        self.attached.forgotten(session)
         log.debug("forgot the session of %s", session.name)
 
     def save_session(self, session: Session) -> None:

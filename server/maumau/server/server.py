@@ -56,6 +56,7 @@ from .session import Session
 from .store import Store
 from .table import Table
 from .tournaments import Tournaments
+from .tournaments import restore as restore_tournaments
 
 log = logging.getLogger("maumau.server")
 
@@ -151,7 +152,7 @@ class Server:
     def restore(self) -> None:
         """Rebuild sessions and open tables from the store (see :mod:`.restore`)."""
         restore.restore(self.lobby, self.saver)
-        self.tournaments.restore()
+        restore_tournaments(self.tournaments.service)
         self.bans.restore()
 
     async def shutdown(self) -> None:

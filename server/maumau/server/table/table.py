@@ -27,7 +27,37 @@ path of a move stays plain attribute access (it runs for every action; see
 from __future__ import annotations
 
 from .clock import Clock
+from .host import Player
+from .state import SeatState
 
 
 class Table(Clock):
     """See the module docstring."""
+
+    # --- what a tournament asks of its tables (see maumau.server.tournaments) ----------
+
+    def seat_drawn(self, seat: int, name: str, player: Player | None) -> None:
+        """Give ``seat`` to ``player``, drawn there by a tournament before the match
+        starts (:meth:`start_drawn`). None: the player's session is gone, and a bot
+        plays the seat, kept in their name, from the start; one who is not connected
+        gets the seat kept as if they had just dropped."""
+        if player is None:
+            self.seats[seat] = SeatState(name=name, away=True)
+            return
+        state = SeatState(name=name, session=player, owner=player)
+        if not player.connected:
+            state.disconnected_at = self.now()
+        self.seats[seat] = state
+
+    def give_back_drawn(self, seat: int, player: Player) -> None:
+        """``seat`` was drawn for ``player``: if they stepped out of it while the match
+        runs (a bot plays it), it is theirs to take back as any seat one stepped out
+        of (a table restored from an older database did not keep whose it was)."""
+        state = self.seats[seat]
+        if not state.bot and state.session is None:
+            state.owner = player
+
+    def leave_tournament(self) -> None:
+        """The tournament is called off: the match plays on as an ordinary table's."""
+        self.tournament = None
+        self.save()
