@@ -1,5 +1,8 @@
-"""Events as facts for the wire: the fields an ``event`` message carries besides its
-English ``text``, so that a client can write the sentence in its player's language.
+"""Events as facts for the wire: the fields an ``event`` message carries (it carries
+no sentence: every side writes one from the facts, in its player's language, with
+:mod:`maumau.protocol.sentences`). Which facts each kind carries is declared once,
+in :data:`maumau.protocol.messages.KIND_FACTS`; the tests check these builders
+against it.
 
 :func:`event_facts` maps each event class to a small function that builds the facts
 as a plain dict, by hand: one call per event sent, so it stays cheap (no
