@@ -5,16 +5,27 @@ the value of where it ends.
 seat follows the *rollout policy*, the normal bot's heuristic (play the matching card
 one would least like to be left holding, staying in one's strongest suit; hit a
 player about to go out with a 7, 8, Skip or Draw Two; keep Jacks and wilds for when
-nothing else fits; name the suit held most). It works on plain lists of card codes,
-far faster than the rules engine, and plays calls and catches as if everybody said
-Mau. :meth:`Sim.value` scores the end by the seat's *match equity* (:func:`equity`).
-How the search uses them is in :mod:`maumau.server.search`.
+nothing else fits; name the suit held most; play a card just drawn; never challenge a
+Wild Draw Four). It works on plain lists of card codes, far faster than the rules
+engine, and plays calls and catches as if everybody said Mau. :meth:`Sim.value`
+scores the end by the seat's *match equity* (:func:`equity`), or by who has won the
+match if the round decides it. How the search uses them is in
+:mod:`maumau.server.search`.
+
+Apart from calls and catches, the simulator plays the rules as the engine
+(:mod:`maumau.server.rules`) does: the same moves are legal, and each move leaves the
+same hands, stock, discard pile, turn, direction, named suit or colour, pending
+penalty (a challengeable Wild Draw Four included) and, at the end, the same scores and
+the same match winner. Only a reshuffle orders the stock otherwise: by the world's
+``keys``, where the engine shuffles with the match's generator. A test holds the two
+to this, move by move (``tests/test_rollout_engine.py``, through ``watch``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from maumau.protocol.cards import (
     NO_SUIT,
@@ -32,13 +43,10 @@ from maumau.protocol.cards import (
     SYMBOL_WILD_DRAW_FOUR,
 )
 
-from .rules import Action, Draw, MatchState, Pass, Play
+from .rules import Action, Challenge, Draw, MatchState, Pass, Play
+from .rules.events import PENALTY_DRAW_TWO, PENALTY_SEVEN, PENALTY_WILD_DRAW_FOUR
 
-__all__ = ["Sim", "equity", "move_key", "rollout"]
-
-_PENALTY_SEVEN = 1
-_PENALTY_DRAW_TWO = 2
-_PENALTY_WILD_DRAW_FOUR = 3
+__all__ = ["Move", "Position", "Sim", "equity", "legal_moves", "move_key", "rollout"]
 
 TEMPERATURE = 1.7
 """The equity model's temperature, in typical round gains (fitted on normal-bot matches)."""
@@ -63,24 +71,60 @@ def equity(scores: Sequence[int], seat: int, target: int, temperature: float) ->
     return mine / total
 
 
-_DRAW = (-1, -1)
+Move = tuple[int, int]
+"""A move as the simulator takes it: (card, named) for a play, or one of the keys below."""
 
-_PASS = (-2, -2)
+_DRAW: Move = (-1, -1)
+_PASS: Move = (-2, -2)
+_CHALLENGE: Move = (-3, -3)
 
 
-def move_key(action: Action) -> tuple[int, int]:
-    """A candidate as the simulator takes it: (card, named), or draw, or pass."""
+def move_key(action: Action) -> Move:
+    """A candidate as the simulator takes it: (card, named), or draw, pass or challenge."""
     if isinstance(action, Play):
         return action.card, action.named
     if isinstance(action, Draw):
         return _DRAW
     if isinstance(action, Pass):
         return _PASS
+    if isinstance(action, Challenge):
+        return _CHALLENGE
     raise ValueError(f"the search cannot try {action!r}")
 
 
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Everything the simulator knows at one move of a rollout, as ``watch`` sees it:
+    the seat on turn, the direction, the suit or colour named (``NO_SUIT`` if none),
+    the pending penalty and its kind (the engine's ``PENALTY_*``), the card just drawn
+    (-1 if none), whether a pending Wild Draw Four was played against the rules
+    (``guilty``), the cards, the legal ``moves`` and the move the rollout would make
+    (``proposal``: the forced one first, then the rollout policy's)."""
+
+    turn: int
+    direction: int
+    named: int
+    penalty: int
+    penalty_kind: int
+    drawn: int
+    guilty: bool
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    discard: tuple[int, ...]
+    moves: tuple[Move, ...]
+    proposal: Move
+
+
+Watch = Callable[[Position], Move]
+"""Sees every position of a rollout and picks the move made there (tests only)."""
+
+
 class Sim:
-    """The public facts of one decision, and rollouts from them in a dealt world."""
+    """The public facts of one decision, and rollouts from them in a dealt world.
+
+    A Wild Draw Four pending at the start is taken as played by the rules (whether it
+    was is hidden); the hard bot does not search that decision anyway.
+    """
 
     def __init__(self, state: MatchState, seat: int) -> None:
         settings = state.settings
@@ -89,6 +133,7 @@ class Sim:
         self.classic = settings.is_classic
         self.jack_on_jack = settings.jack_on_jack
         self.stack = settings.stack_draw_two
+        self.challenge = settings.wild_draw_four_challenge
         self.two_skip = state.seats == 2 and settings.reverse_skips_with_two
         self.discard = state.discard
         self.turn = state.turn
@@ -99,23 +144,47 @@ class Sim:
         self.drawn = state.drawn
         self.scores = list(state.scores)
         self.target = settings.target_score
+        self.last_deal = bool(settings.deals) and state.round_no >= settings.deals
         self.temperature = TEMPERATURE * _HAND_POINTS[self.classic] * (state.seats - 1)
 
     def value(
-        self, move: tuple[int, int], hands: list[list[int]], stock: list[int], keys: list[float]
+        self, move: Move, hands: list[list[int]], stock: list[int], keys: list[float]
     ) -> float:
         """The seat's equity after making ``move`` and playing the round out."""
         own = [h[:] for h in hands]
         winner = rollout(self, own, stock[:], self.discard[:], keys, move)
         if winner < 0:
             return self._unfinished(own)
+        return self._worth(self.scores_after(own, winner), winner)
+
+    def scores_after(self, hands: list[list[int]], winner: int) -> list[int]:
+        """The match scores once ``winner`` has gone out: they win the points of every
+        other hand."""
         points = 0
-        for i, hand in enumerate(own):
+        for i, hand in enumerate(hands):
             if i != winner:
                 for card in hand:
                     points += POINTS_OF[card]
         scores = self.scores[:]
         scores[winner] += points
+        return scores
+
+    def match_winner(self, scores: list[int], winner: int) -> int:
+        """Who has won the match when ``winner`` went out and the scores are ``scores``,
+        as the engine decides it; -1 if the match goes on. The round's winner wins at
+        the target; after the last deal the highest score wins (of several, the
+        round's winner if among them, else the lowest seat)."""
+        if scores[winner] >= self.target:
+            return winner
+        if self.last_deal:
+            best = max(scores)
+            return winner if scores[winner] == best else scores.index(best)
+        return -1
+
+    def _worth(self, scores: list[int], winner: int) -> float:
+        """The seat's equity at ``scores``, ``winner`` having won the round."""
+        if self.last_deal or scores[winner] >= self.target:
+            return 100.0 if self.match_winner(scores, winner) == self.seat else 0.0
         return 100.0 * equity(scores, self.seat, self.target, self.temperature)
 
     def _unfinished(self, hands: list[list[int]]) -> float:
@@ -124,11 +193,8 @@ class Sim:
         n = self.n
         share = 0.0
         for winner in range(n):
-            points = sum(POINTS_OF[c] for i, h in enumerate(hands) if i != winner for c in h)
-            scores = self.scores[:]
-            scores[winner] += points
-            share += equity(scores, self.seat, self.target, self.temperature)
-        return 100.0 * share / n
+            share += self._worth(self.scores_after(hands, winner), winner)
+        return share / n
 
 
 def rollout(
@@ -137,13 +203,18 @@ def rollout(
     stock: list[int],
     discard: list[int],
     keys: list[float],
-    move: tuple[int, int],
+    move: Move,
+    watch: Watch | None = None,
 ) -> int:
     """Make ``move`` for the seat on turn, then play the round to its end with the
     rollout policy for every seat. Works on the lists in place. Returns the seat that
     went out, or -1 if the round outlasted ``MAX_STEPS`` turns. Calls and catches
     are not played out: everybody is assumed to say Mau. Reshuffles order the stock
-    by ``keys`` (random per world), so every candidate sees the same ones."""
+    by ``keys`` (random per world), so every candidate sees the same ones.
+
+    ``watch``, if given, is shown every :class:`Position` (before each move) and
+    makes the move it returns instead: tests play the engine alongside with it.
+    """
     classic = sim.classic
     n = sim.n
     turn = sim.turn
@@ -152,8 +223,10 @@ def rollout(
     penalty = sim.penalty
     pkind = sim.pkind
     drawn = sim.drawn
+    guilty = False
     jack_on_jack = sim.jack_on_jack
     stack = sim.stack
+    challenge = sim.challenge
     two_skip = sim.two_skip
     rank_of = RANK_OF
     suit_of = SUIT_OF
@@ -170,73 +243,24 @@ def rollout(
         attack_a, attack_b = SYMBOL_DRAW_TWO, SYMBOL_SKIP
         reverse = SYMBOL_REVERSE
         answer = SYMBOL_DRAW_TWO
-    forced_card, forced_name = move
+    card, name = move
     first = True
     steps = 0
     while steps < MAX_STEPS:
         steps += 1
         hand = hands[turn]
-        card = -1
-        name = NO_SUIT
+        # Choose the move: the forced one, else the rollout policy's.
         if first:
             first = False
-            if forced_card >= 0:
-                card, name = forced_card, forced_name
-                drawn = -1
-            elif forced_card == _PASS[0]:
-                drawn = -1
-                turn = (turn + direction) % n
-                continue
-            else:
-                drawn = -1
-                if penalty:
-                    for _ in range(penalty):
-                        if not stock:
-                            if len(discard) <= 1:
-                                break
-                            stock.extend(discard[:-1])
-                            del discard[:-1]
-                            stock.sort(key=key)
-                        hand.append(stock.pop())
-                    penalty = pkind = 0
-                    turn = (turn + direction) % n
-                    continue
-                # A plain draw: the card is played at once if it fits.
-                if not stock and len(discard) > 1:
-                    stock.extend(discard[:-1])
-                    del discard[:-1]
-                    stock.sort(key=key)
-                if not stock:
-                    turn = (turn + direction) % n
-                    continue
-                c = stock.pop()
-                hand.append(c)
-                if not _fits(c, top, named, classic, jack_on_jack):
-                    turn = (turn + direction) % n
-                    continue
-                card = c
         elif drawn >= 0:
-            card = drawn
-            drawn = -1
+            card, name = drawn, _name(drawn, hand, wild_rank)
         elif penalty:
-            if pkind != _PENALTY_WILD_DRAW_FOUR:
+            card, name = -1, -1  # draw: take the penalty
+            if pkind != PENALTY_WILD_DRAW_FOUR:
                 for c in hand:
                     if rank_of[c] == answer:
                         card = c
                         break
-            if card < 0:
-                # Take the whole penalty; the turn is lost.
-                for _ in range(penalty):
-                    if not stock:
-                        if len(discard) <= 1:
-                            break
-                        stock.extend(discard[:-1])
-                        del discard[:-1]
-                        stock.sort(key=key)
-                    hand.append(stock.pop())
-                penalty = pkind = 0
-                turn = (turn + direction) % n
-                continue
         else:
             top_rank = rank_of[top]
             top_suit = suit_of[top]
@@ -284,39 +308,81 @@ def rollout(
                 if score > best_score:
                     best, best_score = c, score
             if best >= 0:
-                card = best
+                card, name = best, NO_SUIT
             elif wild >= 0:
-                card = wild
+                card, name = wild, _best_suit(hand, wild)
             else:
+                card, name = -1, -1  # draw
+        if watch is not None:
+            card, name = watch(
+                Position(
+                    turn,
+                    direction,
+                    named,
+                    penalty,
+                    pkind,
+                    drawn,
+                    guilty,
+                    tuple(tuple(h) for h in hands),
+                    tuple(stock),
+                    tuple(discard),
+                    tuple(legal_moves(sim, hand, top, named, penalty, pkind, drawn)),
+                    (card, name),
+                )
+            )
+        if card < 0:
+            if card == -1:  # draw
+                if penalty:
+                    # Take the whole penalty; the turn is lost.
+                    _give(hand, penalty, stock, discard, key)
+                    penalty = pkind = 0
+                    turn = (turn + direction) % n
+                    continue
                 if not stock and len(discard) > 1:
-                    stock.extend(discard[:-1])
-                    del discard[:-1]
-                    stock.sort(key=key)
-                if not stock:
+                    _reshuffle(stock, discard, key)
+                c = -1
+                if stock:
+                    c = stock.pop()
+                    hand.append(c)
+                    if not _fits(c, top, named, classic, jack_on_jack):
+                        c = -1
+                    elif watch is not None:
+                        drawn = c  # the watcher plays it or passes, at the next position
+                        continue
+                if c < 0:
                     turn = (turn + direction) % n
                     continue
-                c = stock.pop()
-                hand.append(c)
-                if not _fits(c, top, named, classic, jack_on_jack):
-                    turn = (turn + direction) % n
-                    continue
-                card = c
+                card, name = c, _name(c, hand, wild_rank)  # the policy plays what it drew
+            else:
+                if card == -3:  # challenge
+                    penalty = pkind = 0
+                    if guilty:
+                        # The Wild Draw Four's player draws 4; the challenger plays on.
+                        _give(hands[(turn - direction) % n], 4, stock, discard, key)
+                        continue
+                    _give(hand, 6, stock, discard, key)
+                # A pass, or a challenge that failed: the turn is over.
+                drawn = -1
+                turn = (turn + direction) % n
+                continue
         # Play ``card``.
+        drawn = -1
         hand.remove(card)
         discard.append(card)
+        r = rank_of[card]
+        if challenge and r == SYMBOL_WILD_DRAW_FOUR:
+            # Played against the rules if the hand still holds the colour it went on.
+            colour = named if rank_of[top] >= SYMBOL_WILD else suit_of[top]
+            guilty = colour != NO_SUIT and any(suit_of[c] == colour for c in hand)
         top = card
         if not hand:
             return turn
-        r = rank_of[card]
-        if r == wild_rank or (not classic and r == SYMBOL_WILD_DRAW_FOUR):
-            named = name if name != NO_SUIT else _best_suit(hand)
-        else:
-            named = NO_SUIT
+        named = name  # (NO_SUIT but for a Jack or wild)
         nxt_seat = (turn + direction) % n
         if classic:
             if r == RANK_7:
                 penalty += 2
-                pkind = _PENALTY_SEVEN
+                pkind = PENALTY_SEVEN
             elif r == RANK_8 or (r == RANK_9 and two_skip):
                 nxt_seat = (nxt_seat + direction) % n
             elif r == RANK_9:
@@ -330,20 +396,65 @@ def rollout(
                 nxt_seat = (turn + direction) % n
             elif r == SYMBOL_DRAW_TWO and stack:
                 penalty += 2
-                pkind = _PENALTY_DRAW_TWO
+                pkind = PENALTY_DRAW_TWO
+            elif r == SYMBOL_WILD_DRAW_FOUR and challenge:
+                penalty, pkind = 4, PENALTY_WILD_DRAW_FOUR
             elif r in (SYMBOL_DRAW_TWO, SYMBOL_WILD_DRAW_FOUR):
-                victim = hands[nxt_seat]
-                for _ in range(2 if r == SYMBOL_DRAW_TWO else 4):
-                    if not stock:
-                        if len(discard) <= 1:
-                            break
-                        stock.extend(discard[:-1])
-                        del discard[:-1]
-                        stock.sort(key=key)
-                    victim.append(stock.pop())
+                _give(hands[nxt_seat], 2 if r == SYMBOL_DRAW_TWO else 4, stock, discard, key)
                 nxt_seat = (nxt_seat + direction) % n
         turn = nxt_seat
     return -1
+
+
+def legal_moves(
+    sim: Sim, hand: list[int], top: int, named: int, penalty: int, pkind: int, drawn: int
+) -> list[Move]:
+    """Every move the seat holding ``hand`` may make (a Jack or wild once per suit or
+    colour it can name), as the rollout's ``watch`` is shown them."""
+    tail = _DRAW
+    if drawn >= 0:
+        cards = [drawn]
+        tail = _PASS
+    elif pkind == PENALTY_WILD_DRAW_FOUR:
+        return [_CHALLENGE, _DRAW]
+    elif penalty:
+        answer = RANK_7 if pkind == PENALTY_SEVEN else SYMBOL_DRAW_TWO
+        cards = [c for c in hand if RANK_OF[c] == answer]
+    else:
+        cards = [c for c in hand if _fits(c, top, named, sim.classic, sim.jack_on_jack)]
+    wild_rank = RANK_JACK if sim.classic else SYMBOL_WILD
+    moves: list[Move] = []
+    for c in dict.fromkeys(cards):
+        if RANK_OF[c] in (wild_rank, SYMBOL_WILD_DRAW_FOUR):
+            moves.extend((c, suit) for suit in range(4))
+        else:
+            moves.append((c, NO_SUIT))
+    moves.append(tail)
+    return moves
+
+
+def _reshuffle(stock: list[int], discard: list[int], key: Callable[[int], float]) -> None:
+    """The discard pile but its top card becomes the (empty) stock, ordered by ``key``."""
+    stock.extend(discard[:-1])
+    del discard[:-1]
+    stock.sort(key=key)
+
+
+def _give(
+    hand: list[int], count: int, stock: list[int], discard: list[int], key: Callable[[int], float]
+) -> None:
+    """Move up to ``count`` cards from the stock to ``hand``, reshuffling when it runs
+    out, as long as there is anything to reshuffle."""
+    if len(stock) >= count:
+        hand.extend(stock[: -count - 1 : -1])  # popped one by one, as the engine does
+        del stock[-count:]
+        return
+    for _ in range(count):
+        if not stock:
+            if len(discard) <= 1:
+                return
+            _reshuffle(stock, discard, key)
+        hand.append(stock.pop())
 
 
 def _fits(card: int, top: int, named: int, classic: bool, jack_on_jack: bool) -> bool:
@@ -363,12 +474,22 @@ def _fits(card: int, top: int, named: int, classic: bool, jack_on_jack: bool) ->
     return SUIT_OF[card] == SUIT_OF[top] or r == top_rank
 
 
-def _best_suit(hand: list[int]) -> int:
-    """The suit or colour to name: the one held most (by count, then points)."""
+def _name(card: int, hand: list[int], wild_rank: int) -> int:
+    """What the rollout policy names playing ``card`` from ``hand``: NO_SUIT but for a
+    Jack or wild."""
+    rank = RANK_OF[card]
+    if rank in (wild_rank, SYMBOL_WILD_DRAW_FOUR):
+        return _best_suit(hand, card)
+    return NO_SUIT
+
+
+def _best_suit(hand: list[int], played: int) -> int:
+    """The suit or colour to name playing ``played``: the one held most once it is
+    played (by count, then points)."""
     weight = [0, 0, 0, 0]
     for c in hand:
         s = SUIT_OF[c]
-        if s != NO_SUIT:
+        if s != NO_SUIT and c != played:
             weight[s] += 100 + POINTS_OF[c]
     best = 0
     for s in (1, 2, 3):
