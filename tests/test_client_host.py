@@ -25,18 +25,13 @@ from textual.widgets import RichLog
 from maumau.client import cli, i18n, net, words
 from maumau.client.app import MauMauApp
 from maumau.client.connection import ServerMessage
+from maumau.client.host_words import cut, fit
 from maumau.client.model import Model
 from maumau.client.net import same_machine
 from maumau.client.screens.connect import ConnectScreen
 from maumau.client.screens.help import HelpScreen
-from maumau.client.screens.host import (
-    AskScreen,
-    HostScreen,
-    LastingScreen,
-    cancel_tournament,
-    cut,
-    fit,
-)
+from maumau.client.screens.host import HostScreen
+from maumau.client.screens.host_dialogs import AskScreen, LastingScreen, cancel_tournament
 from maumau.client.screens.lobby import LobbyScreen
 from maumau.client.screens.table import TableScreen
 from maumau.protocol import host_key

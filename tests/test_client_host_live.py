@@ -21,7 +21,8 @@ import pytest
 
 from maumau.client.app import MauMauApp
 from maumau.client.net import LinkClosed, ServerLink
-from maumau.client.screens.host import AskScreen, HostScreen, LastingScreen
+from maumau.client.screens.host import HostScreen
+from maumau.client.screens.host_dialogs import AskScreen, LastingScreen
 from maumau.client.screens.lobby import LobbyScreen
 from maumau.protocol import host_key
 from maumau.protocol.messages import CreateTable, Message, Notice, TableInfo, Welcome

@@ -91,6 +91,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.client.words",
             "maumau.client.literal",
             "maumau.client.config",
+            "maumau.client.host_words",
             "maumau.client.model",
             "maumau.client.checks",
             "maumau.client.render",

@@ -23,7 +23,7 @@ them (join, watch, new table...).
 The server's host (``model.is_host``) has two keys more, shown to nobody else: H
 opens the host screen (:class:`~.host.HostScreen`), X closes the table under the
 cursor, or calls off the tournament under it when the tournaments' list has the
-focus, after asking a reason (:func:`~.host.ask_close`).
+focus, after asking a reason (:func:`~.host_dialogs.ask_close`).
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.pick_list import PickList, set_columns
 from .help import HelpScreen
 from .help_rules import DEFAULTS
-from .host import HostScreen, ask_close
+from .host import HostScreen
+from .host_dialogs import ask_close
 from .messages import ToServer, TournamentWanted
 from .new_table import HOUSE_RULES, NewTableScreen
 from .new_tournament import NewTournamentScreen
