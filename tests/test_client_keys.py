@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 from typing import Any
 
+from maumau.client.screens.lobby import LobbyScreen
 from maumau.client.screens.suit_picker import SuitPicker
 from maumau.client.screens.table import TableScreen
 from maumau.protocol.messages import (
@@ -20,7 +21,7 @@ from maumau.protocol.messages import (
     TableInfo,
     View,
 )
-from test_client_snapshots import WELCOME, StillApp, classic_table, seat
+from test_client_snapshots import WELCOME, StillApp, classic_table, lobby, seat
 
 
 class RecordingApp(StillApp):
@@ -283,3 +284,26 @@ def test_chat_typing_keeps_its_letters_and_arrows() -> None:
     app = run(position(**JACK_TURN), ["tab", "m", "d", "left", "enter"])
     assert app.sent == [Chat("table", "md")]
     assert app.problem is None
+
+
+def test_the_lobby_chat_sends_the_line_typed_and_esc_gives_the_tables_back() -> None:
+    """Tab opens the lobby's chat line, Enter sends it (a blank line sends nothing),
+    and Esc closes it: the cursor is on the tables again."""
+    app = RecordingApp(lobby())
+    app.make_screen = LobbyScreen
+    focused: list[str | None] = []
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for key in ["tab", "h", "i", "enter", "space", "enter"]:
+                await pilot.press(key)
+                await pilot.pause()
+            focused.append(app.focused.id if app.focused else None)
+            await pilot.press("escape")
+            await pilot.pause()
+            focused.append(app.focused.id if app.focused else None)
+
+    asyncio.run(scenario())
+    assert app.sent == [Chat("lobby", "hi")]
+    assert focused == ["lobby-input", "tables"]

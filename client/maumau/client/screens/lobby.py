@@ -37,7 +37,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Input, RichLog, Static
+from textual.widgets import DataTable, RichLog, Static
 
 from maumau.protocol.messages import Chat, JoinTable, ListTables, WatchTable, WatchTournament
 
@@ -209,10 +209,7 @@ class LobbyScreen(Screen[None]):
         with Horizontal(id="lobby-bottom"):
             yield Static("", id="online")
             yield RichLog(id="lobby-chat", wrap=True)
-        yield ChatInput(
-            placeholder=_("say something to the lobby; Enter sends, Esc leaves"),
-            id="lobby-input",
-        )
+        yield ChatInput(N_("say something to the lobby; Enter sends, Esc leaves"), id="lobby-input")
         yield KeyFooter()
 
     drawn = False  # set once mounted: messages before that are drawn by on_mount
@@ -224,7 +221,6 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         self.drawn = True
         self.set_class(self.host.ascii_only, "ascii")
-        self.query_one("#lobby-input", Input).display = False
         self.query_one(TableList).focus()
         self.refresh_model()
 
@@ -591,27 +587,15 @@ class LobbyScreen(Screen[None]):
         self.app.post_message(ToServer(ListTables()))
 
     def action_chat(self) -> None:
-        box = self.query_one("#lobby-input", Input)
-        box.display = not box.display
-        if box.display:
-            # Worded as it opens: the language may have changed since the screen was made.
-            box.placeholder = _("say something to the lobby; Enter sends, Esc leaves")
-            box.focus()
-        else:
-            self.query_one("#tables", DataTable).focus()
+        if not self.query_one(ChatInput).toggle():
+            self.query_one(TableList).focus()
 
-    @on(Input.Submitted, "#lobby-input")
-    def send_chat(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        event.input.value = ""
-        if text:
-            self.app.post_message(ToServer(Chat("lobby", text[:200])))
+    def on_chat_input_said(self, event: ChatInput.Said) -> None:
+        self.app.post_message(ToServer(Chat("lobby", event.text)))
 
     def key_escape(self) -> None:
-        box = self.query_one("#lobby-input", Input)
-        if box.display:
-            box.display = False
-            self.query_one("#tables", DataTable).focus()
+        if self.query_one(ChatInput).close():
+            self.query_one(TableList).focus()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())

@@ -55,7 +55,7 @@ from maumau.protocol.messages import (
 
 from .. import render
 from ..host import Host, host_of
-from ..i18n import N_, _
+from ..i18n import N_
 from ..literal import clean, literal
 from ..model import Model, plain
 from ..widgets.action_bar import ActionBar, described, fit_room
@@ -142,11 +142,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="bottom"):
             yield LineLog(id="log")
             yield LineLog(id="chat")
-        box = ChatInput(
-            placeholder=_("say something at the table; Enter sends, Esc leaves"), id="chat-input"
-        )
-        box.display = False  # hidden from the start, so it never takes the first focus
-        yield box
+        yield ChatInput(N_("say something at the table; Enter sends, Esc leaves"), id="chat-input")
         yield KeyFooter()
 
     drawn = False  # set once mounted: messages before that are drawn by on_mount
@@ -155,7 +151,6 @@ class TableScreen(Screen[None]):
         self.drawn = True
         if self.table_id is None and self.host.model.table is not None:
             self.table_id = self.host.model.table.id
-        self.query_one("#chat-input", Input).display = False
         self.set_class(self.host.ascii_only, "ascii")
         self.refresh_model(full=True)
 
@@ -408,12 +403,7 @@ class TableScreen(Screen[None]):
         self.send(StartMatch())
 
     def action_chat(self) -> None:
-        box = self.query_one("#chat-input", Input)
-        box.display = not box.display
-        if box.display:
-            # Worded as it opens: the language may have changed since the screen was made.
-            box.placeholder = _("say something at the table; Enter sends, Esc leaves")
-            box.focus()
+        if self.query_one(ChatInput).toggle():
             self.call_after_refresh(self._show_latest)
         else:
             self.set_focus(None)
@@ -422,17 +412,11 @@ class TableScreen(Screen[None]):
         for log in self.query(LineLog):
             log.scroll_end(animate=False)
 
-    @on(Input.Submitted, "#chat-input")
-    def send_chat(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        event.input.value = ""
-        if text:
-            self.send(Chat("table", text[:200]))
+    def on_chat_input_said(self, event: ChatInput.Said) -> None:
+        self.send(Chat("table", event.text))
 
     def key_escape(self) -> None:
-        box = self.query_one("#chat-input", Input)
-        if box.display:
-            box.display = False
+        if self.query_one(ChatInput).close():
             self.set_focus(None)
 
     def action_help(self) -> None:
