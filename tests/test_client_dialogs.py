@@ -152,6 +152,99 @@ def test_the_dialog_fits_the_minimum_size_with_ten_seats() -> None:
     assert "Enter create" in footer(shown)
 
 
+# --- the rules as written in the new-table dialog ---------------------------------------
+
+LEGEND = "* departs from the rules as written"
+
+
+def test_the_dialog_marks_the_defaults_that_depart_from_the_rules_as_written() -> None:
+    shown = run(Recording(lobby(), NewTableScreen), [])
+    assert LEGEND in shown  # on the title line
+    assert "*[x] Jack on Jack" in shown and "*[x] Window minimum" in shown
+    assert " [ ] 9 skips with 2" in shown and " [ ] Lag compensation" in shown
+    assert "Target  150" in shown and "penalty  2" in shown and "false catch  0" in shown
+    shown = run(Recording(lobby(), NewTableScreen), ["tab", "space"])  # American
+    assert "*[x] Reverse skips w/ 2" in shown and " [ ] Draw 2 on Draw 2" in shown
+    assert "*[x] Window minimum" in shown and "Target  500" in shown
+
+
+def test_the_marks_follow_every_change() -> None:
+    # name, game, seats, plan, target: 200 points and a penalty of 3 depart; the
+    # first house rule (Jack on Jack) switched off no longer does.
+    keys = ["tab"] * 4 + ["backspace"] * 3 + ["2", "0", "0"]
+    keys += ["tab", "tab", "space"]
+    shown = run(app := Recording(lobby(), NewTableScreen), keys)
+    assert "Target *200" in shown
+    assert " [ ] Jack on Jack" in shown and "*[x] Window minimum" in shown
+    assert app.sent == []
+
+
+def test_as_written_sets_every_rule_to_the_seeds_reading() -> None:
+    # The last table was American with every house rule on and its own numbers.
+    config.save(
+        {
+            "new_table": {
+                "settings": {
+                    "variant": "american",
+                    "seats": 5,
+                    "target_score": 300,
+                    "mau_penalty": 4,
+                    "false_catch_penalty": 1,
+                    "stack_draw_two": True,
+                    "wild_draw_four_challenge": True,
+                    "lag_compensation": True,
+                    "turn_timeout_s": 20,
+                },
+            }
+        }
+    )
+    before = run(Recording(lobby(), NewTableScreen), [])
+    for marked in ("Target *300", "penalty *4", "false catch *1", "*[x] Draw 2 on Draw 2"):
+        assert marked in before, marked
+    app = Recording(lobby(), NewTableScreen)
+    shown = run(app, ["ctrl+r"])
+    assert "*[" not in shown and "Target  500" in shown and "penalty  2" in shown
+    assert "^R as written" in footer(shown)
+    app = Recording(lobby(), NewTableScreen)
+    run(app, ["ctrl+r", "enter"])
+    [create] = app.sent
+    assert isinstance(create, CreateTable)
+    assert create.settings == {
+        "variant": "american",
+        "seats": 5,  # the seats and the clocks are not rules: they stay
+        "target_score": 500,
+        "reverse_skips_with_two": False,
+        "stack_draw_two": False,
+        "wild_draw_four_challenge": False,
+        "mau_window_minimum": False,
+        "lag_compensation": False,
+        "mau_penalty": 2,
+        "false_catch_penalty": 0,
+        "mau_window_ms": 1500,
+        "turn_timeout_s": 20,
+        "reconnect_grace_s": 60,
+    }
+
+
+def test_the_as_written_button_and_the_marks_in_ascii_at_the_minimum_size() -> None:
+    app = Recording(lobby(), NewTableScreen)
+    app.ascii_only = True
+
+    async def scenario() -> tuple[str, str]:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            before = screen_text(app)
+            await pilot.click("#t-as-written")
+            await pilot.pause(0.05)
+            return before, screen_text(app)
+
+    before, after = asyncio.run(scenario())
+    assert before.isascii() and after.isascii()
+    assert LEGEND in before and "*[x] Jack on Jack" in before
+    assert " [ ] Jack on Jack" in after and " [ ] Window minimum" in after
+    assert "*" not in after.replace(LEGEND, "")
+
+
 # --- the password box -------------------------------------------------------------------
 
 

@@ -243,9 +243,18 @@ def test_the_help_says_where_the_table_departs_from_the_rules() -> None:
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             text = str(app.screen.query_one("#help-text").render())
             assert "you draw 3." in text  # the rules, with this table's numbers
+            assert "a Jack goes on any card but a Jack" in text  # and its house rules
             assert "Departing from the rules as written" in text
-            assert "No Jack may go on a Jack." in text
             assert "A player caught without Mau draws 3 cards." in text
+            # A Jack not on a Jack is the rules as written; the call window's least
+            # time (a default) is not.
+            assert "A Jack may go on a Jack." not in text
+            assert "The call window stays open at least 1.5 s" in text
+            # The settings that depart are marked, and the mark explained.
+            assert "  * Caught without Mau: draw 3" in text
+            assert "  * Call window at least 1500 ms" in text
+            assert "    Jack on Jack: no" in text
+            assert "* departs from the rules as written" in text
 
     go(scenario())
 

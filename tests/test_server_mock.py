@@ -363,6 +363,55 @@ async def test_window_closed_by_time_after_next_action(nursery, autojump_clock) 
     assert trio.current_time() - start == pytest.approx(1.5)
 
 
+STRICT3 = {**CLASSIC3, "mau_window_minimum": False}  # the window as the seeds write it
+
+
+async def test_as_written_the_window_closes_the_moment_the_next_player_acts(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, STRICT3)
+    await set_position(
+        table,
+        [ann, bob, cleo],
+        hands=HANDS,
+        top="10H",
+        stock="7C 8C 9C",
+        mau_window_minimum=False,
+    )
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(0.1)
+    start = trio.current_time()
+    await bob.send(DrawCard())  # 0.1 s after the play, far below mau_window_ms
+    await cleo.wait_for(lambda m: isinstance(m, GameEvent) and m.kind == "call_window_closed")
+    assert trio.current_time() - start < 0.01  # closed with the move, not by a timer
+    await cleo.send(CatchPlayer(0))
+    error = await cleo.wait_for(Error)
+    assert error.code == "nothing_to_catch"
+
+
+async def test_as_written_the_window_waits_for_the_next_player_however_long(
+    nursery, autojump_clock
+) -> None:
+    server = await start_server(nursery)
+    (ann, bob, cleo), table = await seat_players(server, nursery, THREE, STRICT3)
+    await set_position(
+        table,
+        [ann, bob, cleo],
+        hands=HANDS,
+        top="10H",
+        stock="7C 8C 9C",
+        mau_window_minimum=False,
+    )
+    await ann.send(PlayCard("QH"))
+    await trio.sleep(5.0)  # more than three times mau_window_ms: still open
+    assert table.match.windows
+    await cleo.send(CatchPlayer(0))
+    decision = await decision_for(cleo)
+    assert decision.outcome == "caught"
+    assert decision.stamps[0]["after_ms"] == pytest.approx(5000)
+
+
 async def test_going_out_on_a_jack_after_only_mau_and_being_caught(nursery, autojump_clock) -> None:
     server = await start_server(nursery)
     (ann, bob, cleo), table = await seat_players(server, nursery, THREE, CLASSIC3)

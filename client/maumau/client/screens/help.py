@@ -23,6 +23,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from maumau.protocol.as_written import MARK
+from maumau.protocol.as_written import departures as departing
+
 from .. import config, i18n
 from ..host import host_of
 from ..i18n import LANGUAGES, N_, _, ngettext, pgettext
@@ -30,7 +33,7 @@ from ..literal import literal
 from ..widgets.action_bar import RoomAware, TapButton, TapOutsideCloses
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.key_footer import KeyFooter
-from .help_rules import departures, rules, rules_title
+from .help_rules import DEFAULTS, departures, rules, rules_title
 
 
 def keys_markup() -> tuple[str, str]:
@@ -171,6 +174,13 @@ def paragraph(words: str | Text, width: int, indent: int, head: str = "") -> Tex
     return text
 
 
+def bulleted(words: str | Text, width: int, bullet: str) -> Text:
+    """``words`` as :func:`paragraph` wraps them four cells in, with ``bullet`` (one
+    cell: ``-``, or the mark of a departure; "" for none) on the first line's third."""
+    text = paragraph(words, width, 4)
+    return Text(f"  {bullet or ' '} ") + text[4:] if text else text
+
+
 def section(markup: str, width: int) -> Text:
     """A section of prose: its heading line (if it has one), then the rest as one
     paragraph wrapped to ``width``, two cells in."""
@@ -231,16 +241,26 @@ def help_text(
     text.append("\n")
     text.append_text(Text.from_markup(_("[b]This table[/b]")))
     text.append("\n")
-    for line in (rules_lines or _("  (not at a table)")).splitlines():
-        # The server's values, shown as written (never markup), wrapped as the rest.
-        text.append_text(paragraph(literal(line.strip()), width, 2))
+    lines = (rules_lines or _("  (not at a table)")).splitlines()
+    marked = any(line.startswith(MARK) for line in lines)
+    for line in lines:
+        # The server's values, shown as written (never markup), wrapped as the rest;
+        # a line marked as departing from the rules as written keeps its mark in front.
+        if marked:
+            bullet = MARK if line.startswith(MARK) else ""
+            text.append_text(bulleted(literal(line[2:].strip()), width, bullet))
+        else:
+            text.append_text(paragraph(literal(line.strip()), width, 2))
+    if marked:
+        legend = _("{mark} departs from the rules as written").format(mark=MARK)
+        text.append_text(paragraph(legend, width, 2))
     if settings:
         changed = departures(settings)
         if changed:
             text.append_text(Text.from_markup(_("  [b]Departing from the rules as written:[/b]")))
             text.append("\n")
             for line in changed:
-                text.append_text(paragraph(line, width, 4, "-"))
+                text.append_text(bulleted(line, width, "-"))
         else:
             text.append("  " + _("The rules as written, no house rule changed.") + "\n")
     text.append("\n")
@@ -264,12 +284,26 @@ def help_text(
     return text
 
 
-def rules_summary(settings: dict[str, Any]) -> str:
-    """The table's settings in words, one per line."""
+def rules_summary(settings: dict[str, Any], marked: bool = False) -> str:
+    """The table's settings in words, one per line (two cells in). ``marked``: a line
+    with a setting that departs from the rules as written has the mark ``*`` in the
+    first of those cells."""
     classic = settings.get("variant") == "classic"
+    # A setting the server did not send counts as the game's default.
+    settings = {**DEFAULTS["classic" if classic else "american"], **settings}
+    away = set(departing(settings))
 
     def on(key: str) -> str:
         return pgettext("setting", "yes") if settings.get(key) else pgettext("setting", "no")
+
+    if settings.get("mau_window_minimum") is False:
+        window = _("Call window until the next player acts; lag compensation: {lag}").format(
+            lag=on("lag_compensation")
+        )
+    else:
+        window = _("Call window at least {ms} ms; lag compensation: {lag}").format(
+            ms=settings.get("mau_window_ms"), lag=on("lag_compensation")
+        )
 
     game = _("Mau Mau") if classic else _("American Mau-Mau")
     deals = settings.get("deals")
@@ -289,9 +323,7 @@ def rules_summary(settings: dict[str, Any]) -> str:
         _("Caught without Mau: draw {mau}; false catch: draw {false}").format(
             mau=settings.get("mau_penalty"), false=settings.get("false_catch_penalty")
         ),
-        _("Call window at least {ms} ms; lag compensation: {lag}").format(
-            ms=settings.get("mau_window_ms"), lag=on("lag_compensation")
-        ),
+        window,
         _("Turn time {turn} s; reconnect grace {grace} s").format(
             turn=settings.get("turn_timeout_s"), grace=settings.get("reconnect_grace_s")
         ),
@@ -301,12 +333,25 @@ def rules_summary(settings: dict[str, Any]) -> str:
             else _("With 2 players a Reverse skips: {on}")
         ).format(on=on("reverse_skips_with_two")),
     ]
+    # The settings each line says, in the order of the lines.
+    says = [
+        {"target_score", "deals"},
+        {"mau_penalty", "false_catch_penalty"},
+        {"mau_window_minimum", "lag_compensation"},
+        set(),
+        {"reverse_skips_with_two"},
+    ]
     if classic:
         lines.append(_("Jack on Jack: {on}").format(on=on("jack_on_jack")))
+        says.append({"jack_on_jack"})
     else:
         lines.append(_("Draw Two on Draw Two: {on}").format(on=on("stack_draw_two")))
         lines.append(_("Wild Draw Four challenge: {on}").format(on=on("wild_draw_four_challenge")))
-    return "\n".join("  " + line for line in lines)
+        says += [{"stack_draw_two"}, {"wild_draw_four_challenge"}]
+    return "\n".join(
+        (f"{MARK} " if marked and names & away else "  ") + line
+        for line, names in zip(lines, says, strict=True)
+    )
 
 
 DIALOG_WIDTH = 76  # as .dialog in the stylesheet
@@ -341,7 +386,7 @@ class HelpScreen(RoomAware, TapOutsideCloses, AsciiAware, ModalScreen[None]):
         yield KeyFooter()
 
     def _help(self) -> Text:
-        rules_lines = rules_summary(self.settings) if self.settings else self.rules
+        rules_lines = rules_summary(self.settings, marked=True) if self.settings else self.rules
         # The width the text has: once laid out, its own (the dialog's less its
         # border, padding and scrollbar); before, as the stylesheet makes it.
         shown = self.query("#help-text")

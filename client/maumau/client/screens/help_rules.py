@@ -1,11 +1,14 @@
 """The rules in short, for the help: each game's rules, with the numbers of the table
-at hand, and where the table's house rules depart from the rules as written.
+at hand, and where the table departs from the rules as written.
 
 A newcomer opens the help to learn the game, so it opens on these (see
 :mod:`.help`): how cards match, what every special card does, saying Mau (and Mau
 Mau), catching, and how a round is scored and a match won. The numbers (the target,
-the cards a catch costs, the call window) are the table's own settings; the settings
-that differ from the game's defaults are said in words as departures.
+the cards a catch costs, the call window) and the rules that change what a card does
+(a Jack on a Jack, the call window's least time) are the table's own settings. The
+settings that depart from the rules as written, the seeds' literal reading
+(:mod:`maumau.protocol.as_written`: a default table departs too, with its Jack on a
+Jack and its call window's least time), are said in words as departures.
 
 Every word is the client's own markup, in the player's language; the settings are
 numbers and booleans checked here, so nothing the server sent is read as markup.
@@ -17,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from maumau.protocol.as_written import departures as departing
+
 from ..i18n import _, ngettext, pgettext
 
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -27,6 +32,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "mau_penalty": 2,
         "false_catch_penalty": 0,
         "mau_window_ms": 1500,
+        "mau_window_minimum": True,
         "lag_compensation": False,
         "lag_compensation_max_ms": 200,
         "turn_timeout_s": 45,
@@ -41,6 +47,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "mau_penalty": 2,
         "false_catch_penalty": 0,
         "mau_window_ms": 1500,
+        "mau_window_minimum": True,
         "lag_compensation": False,
         "lag_compensation_max_ms": 200,
         "turn_timeout_s": 45,
@@ -103,6 +110,7 @@ def rules(
         "window": f"{seconds:g}",
         "fit": "+" if ascii_only else "✓",  # as under the hand (see render.hand)
     }
+    minimum = _flag(settings, "mau_window_minimum", variant)
     found: list[Rule]
     if variant == "classic":
         jack = pgettext("card rank (Jack)", "J")
@@ -129,6 +137,11 @@ def rules(
                 _(
                     "a Jack goes on any card; you wish for a suit, and the next card must be "
                     "of that suit (or another Jack)."
+                )
+                if _flag(settings, "jack_on_jack", variant)
+                else _(
+                    "a Jack goes on any card but a Jack; you wish for a suit, and the next "
+                    "card must be of that suit."
                 ),
             ),
             (
@@ -137,6 +150,12 @@ def rules(
                     "Say [b]Mau[/b] with your second-to-last card, [b]Mau Mau[/b] if the card "
                     "you keep is a Jack. Until you do, anyone may catch you (c) until the next "
                     "player acts, and for at least {window} s: you draw {mau}."
+                )
+                if minimum
+                else _(
+                    "Say [b]Mau[/b] with your second-to-last card, [b]Mau Mau[/b] if the card "
+                    "you keep is a Jack. Until you do, anyone may catch you (c) until the next "
+                    "player acts: you draw {mau}."
                 ),
             ),
             (
@@ -174,6 +193,11 @@ def rules(
                     "Say [b]Mau[/b] with your second-to-last card. Until you do, anyone may "
                     "catch you (c) until the next player acts, and for at least {window} s: "
                     "you draw {mau}."
+                )
+                if minimum
+                else _(
+                    "Say [b]Mau[/b] with your second-to-last card. Until you do, anyone may "
+                    "catch you (c) until the next player acts: you draw {mau}."
                 ),
             ),
             (
@@ -189,76 +213,70 @@ def rules(
 
 
 def departures(settings: dict[str, Any]) -> list[str]:
-    """Where the table's settings depart from the rules as written (the game's
-    defaults), one sentence each; none for a table that plays them as written."""
+    """Where the table's settings depart from the rules as written (the seeds' literal
+    reading, :data:`maumau.protocol.as_written.AS_WRITTEN`), one sentence each; none
+    for a table that plays them as written. A setting the server did not send counts
+    as the game's default."""
     variant = "american" if settings.get("variant") == "american" else "classic"
-    default = DEFAULTS[variant]
+    settings = {**DEFAULTS[variant], **settings}
     lines: list[str] = []
-
-    def differs(key: str) -> bool:
-        if key not in default or key not in settings:
-            return False
-        return bool(settings[key] != default[key])
-
-    if variant == "classic":
-        if differs("jack_on_jack"):
-            lines.append(_("No Jack may go on a Jack."))
-        if differs("reverse_skips_with_two"):
+    for name in departing(settings):
+        if name == "jack_on_jack":
+            lines.append(_("A Jack may go on a Jack."))
+        elif name == "reverse_skips_with_two" and variant == "classic":
             lines.append(_("With two players a 9 skips the other player (as an 8)."))
-    else:
-        if differs("reverse_skips_with_two"):
-            lines.append(_("With two players a Reverse only turns the direction: no skip."))
-        if differs("stack_draw_two"):
+        elif name == "reverse_skips_with_two":
+            lines.append(_("With two players a Reverse skips the other player (as a Skip)."))
+        elif name == "stack_draw_two":
             lines.append(
                 _("A Draw Two may answer a Draw Two: the next player then draws 4, and so on.")
             )
-        if differs("wild_draw_four_challenge"):
+        elif name == "wild_draw_four_challenge":
             lines.append(
                 _(
                     "A Wild Draw Four may be challenged (x): if its player held the colour, "
                     "they draw 4 instead; if not, the challenger draws 6."
                 )
             )
-    if differs("target_score") and _number(settings, "deals", variant) == 0:
-        lines.append(
-            _("The match is played to {target} points.").format(
-                target=_number(settings, "target_score", variant)
+        elif name == "target_score":
+            lines.append(
+                _("The match is played to {target} points.").format(
+                    target=_number(settings, "target_score", variant)
+                )
             )
-        )
-    if differs("deals"):
-        deals = _number(settings, "deals", variant)
-        lines.append(
-            ngettext(
-                "The match ends after {n} deal.", "The match ends after {n} deals.", deals
-            ).format(n=deals)
-        )
-    if differs("mau_penalty"):
-        n = _number(settings, "mau_penalty", variant)
-        lines.append(
-            ngettext(
-                "A player caught without Mau draws {n} card.",
-                "A player caught without Mau draws {n} cards.",
-                n,
-            ).format(n=n)
-        )
-    if differs("false_catch_penalty"):
-        n = _number(settings, "false_catch_penalty", variant)
-        lines.append(
-            ngettext(
-                "A catch of somebody who cannot be caught costs the catcher {n} card.",
-                "A catch of somebody who cannot be caught costs the catcher {n} cards.",
-                n,
-            ).format(n=n)
-        )
-    if differs("mau_window_ms"):
-        seconds = _number(settings, "mau_window_ms", variant) / 1000
-        lines.append(_("The call window stays open at least {s} s.").format(s=f"{seconds:g}"))
-    if differs("lag_compensation"):
-        lines.append(_("Lag compensation is on: see Saying Mau below."))
-    if differs("turn_timeout_s"):
-        lines.append(
-            _("A turn lasts {s} s before the server moves for you.").format(
-                s=_number(settings, "turn_timeout_s", variant)
+        elif name == "deals":
+            deals = _number(settings, "deals", variant)
+            lines.append(
+                ngettext(
+                    "The match ends after {n} deal.", "The match ends after {n} deals.", deals
+                ).format(n=deals)
             )
-        )
+        elif name == "mau_penalty":
+            n = _number(settings, "mau_penalty", variant)
+            lines.append(
+                ngettext(
+                    "A player caught without Mau draws {n} card.",
+                    "A player caught without Mau draws {n} cards.",
+                    n,
+                ).format(n=n)
+            )
+        elif name == "false_catch_penalty":
+            n = _number(settings, "false_catch_penalty", variant)
+            lines.append(
+                ngettext(
+                    "A catch of somebody who cannot be caught costs the catcher {n} card.",
+                    "A catch of somebody who cannot be caught costs the catcher {n} cards.",
+                    n,
+                ).format(n=n)
+            )
+        elif name == "mau_window_minimum":
+            seconds = _number(settings, "mau_window_ms", variant) / 1000
+            lines.append(
+                _(
+                    "The call window stays open at least {s} s, even when the next player "
+                    "acts sooner."
+                ).format(s=f"{seconds:g}")
+            )
+        elif name == "lag_compensation":
+            lines.append(_("Lag compensation is on: see Saying Mau below."))
     return lines

@@ -10,6 +10,13 @@ their own. The bots are placed with the :class:`~maumau.client.widgets.seat_plan
 The house rules are :class:`RuleBox` es, drawn ``[x]`` or ``[ ]`` so that on and off
 never differ by colour alone (and in plain ASCII).
 
+The rules as written: every setting that is a rule of the game (the house rules, lag
+compensation, the target and the Mau penalties) is marked ``*`` while its value
+departs from the seeds' literal reading (:mod:`maumau.protocol.as_written`), and the
+title line says what the mark means; the marks follow every change. The "As
+written" button (or ctrl+r) sets every one of them to that reading, leaving the name,
+the seats, the clocks and the password as they are.
+
 The dialog starts with the settings and seat plan of the last table the player made
 (kept in the config), else the game's defaults. The default name is the player's own
 table, ``Ann's table`` (in the player's language), numbered when the lobby already
@@ -42,6 +49,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
+from maumau.protocol.as_written import AS_WRITTEN, MARK, departs
 from maumau.protocol.messages import CreateTable
 
 from .. import config
@@ -67,6 +75,22 @@ HOUSE_RULES = {
         ("stack_draw_two", N_("Draw 2 on Draw 2"), False),
         ("wild_draw_four_challenge", N_("Wild 4 challenge"), False),
     ],
+}
+# The boxes of both games after the house rules: box id -> (setting, label, default).
+BOTH_GAMES = {
+    # NOTE: a rule in the new-table dialog (at most 24 characters, as the house
+    # rules): the call window stays open a minimum time (the field "window", in
+    # ms) even when the next player acts sooner. Off: it closes when the next
+    # player acts.
+    "r-window": ("mau_window_minimum", N_("Window minimum"), True),
+    "r-lag": ("lag_compensation", N_("Lag compensation"), False),
+}
+# The fields whose value is a rule of the game: marked when it departs from the
+# rules as written (the house rules' boxes and lag compensation are marked too).
+MARKED_FIELDS = {
+    "#t-target": "target_score",
+    "#t-mau-penalty": "mau_penalty",
+    "#t-false-catch": "false_catch_penalty",
 }
 
 GAMES = {"classic": N_("Mau Mau (32 cards)"), "american": N_("American Mau-Mau (108 cards)")}
@@ -131,22 +155,42 @@ class GameChoice(Widget, can_focus=True):
 
 class RuleBox(Checkbox, inherit_bindings=False):
     """A house rule, ``[x]`` on or ``[ ]`` off: never colour alone. Space toggles;
-    Enter is left to the dialog (it creates the table)."""
+    Enter is left to the dialog (it creates the table).
+
+    A box made with ``departs`` (False or True) has a column in front for the mark
+    of a rule that departs from the rules as written: ``*[x] Jack on Jack``."""
 
     BINDINGS = [Binding("space", "toggle_button", N_("on/off"))]
 
-    def __init__(self, label: str, value: bool, **kwargs: Any) -> None:
+    departs: reactive[bool | None] = reactive(None)
+
+    def __init__(self, label: str, value: bool, departs: bool | None = None, **kwargs: Any) -> None:
         super().__init__(label, value, compact=True, **kwargs)
+        self.set_reactive(RuleBox.departs, departs)
 
     def render(self) -> Content:
-        mark = Content.styled(
+        box = Content.styled(
             "[x]" if self.value else "[ ]", self.get_visual_style("toggle--button")
         )
-        label = self.label.pad(1, 1).stylize_before(self.get_visual_style("toggle--label"))
-        return Content.assemble(mark, label)
+        style = self.get_visual_style("toggle--label")
+        if self.departs is None:
+            return Content.assemble(box, self.label.pad(1, 1).stylize_before(style))
+        # The mark's column is paid for by the space after the label.
+        label = self.label.pad(1, 0).stylize_before(style)
+        return Content.assemble(MARK if self.departs else " ", box, label)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return 3 + 2 + self.label.cell_length
+
+
+class Mark(Static):
+    """The one cell in front of a field whose value is a rule of the game: ``*`` while
+    the value departs from the rules as written, else blank."""
+
+    departs: reactive[bool] = reactive(False)
+
+    def render(self) -> Content:
+        return Content(MARK if self.departs else " ")
 
 
 class Field(AsciiInput):
@@ -157,7 +201,8 @@ class Field(AsciiInput):
 
 
 def field(value: str, widget_id: str, width: str = "number", **kwargs: Any) -> Field:
-    """A one-line field of the dialog; ``width`` is its class: "number" or "wide"."""
+    """A one-line field of the dialog; ``width`` is its class: "number", "short" (a
+    number of two digits: the Mau penalties) or "wide"."""
     return Field(value, id=widget_id, compact=True, classes=width, **kwargs)
 
 
@@ -195,6 +240,7 @@ class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
         Binding("enter", "create", N_("create"), key_display="Enter"),
         Binding("ctrl+s", "create", N_("create"), show=False),
         Binding("escape", "cancel", N_("cancel"), key_display="Esc"),
+        Binding("ctrl+r", "as_written", N_("as written"), key_display="^R"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -234,7 +280,13 @@ class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
             return bool(got)
 
         with Vertical(classes="dialog", id="new-table"):
-            yield Label(_("New table"), classes="title")
+            with Horizontal(classes="title", id="t-title"):
+                yield Label(_("New table"))
+                # NOTE: the legend of the mark on a setting that departs from the
+                # rules as written (on the title line: keep it short); {mark} is "*".
+                yield Label(
+                    _("{mark} departs from the rules as written").format(mark=MARK), id="t-legend"
+                )
             with Horizontal(classes="row"):
                 yield key("name")
                 yield field(self._default_name(), "t-name", "wide", max_length=NAME_LENGTH)
@@ -250,6 +302,7 @@ class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
             yield SeatPlan(choices, id="t-plan")
             with Horizontal(classes="row"):
                 yield key("target")
+                yield Mark(id="m-target")
                 yield field(
                     value("target_score", DEFAULT_TARGET[variant]), "t-target", type="integer"
                 )
@@ -266,20 +319,24 @@ class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
                             yield RuleBox(
                                 _(text),
                                 rule_on(variant, rule, default),
+                                False,
                                 id=f"r-{variant}-{rule}",
                                 classes=f"rule-{variant}",
                             )
-                    yield RuleBox(
-                        _("Lag compensation"), bool(last.get("lag_compensation")), id="r-lag"
-                    )
+                    for box_id, (setting, text, default) in BOTH_GAMES.items():
+                        yield RuleBox(_(text), bool(last.get(setting, default)), False, id=box_id)
             with Horizontal(classes="row"):
                 yield key("mau")
                 # NOTE: the Mau settings: the penalty for a missed call, for a false
                 # catch, and the call window in milliseconds.
                 yield unit(_("penalty"))
-                yield field(value("mau_penalty", 2), "t-mau-penalty", type="integer")
+                yield Mark(id="m-mau-penalty")
+                yield field(value("mau_penalty", 2), "t-mau-penalty", "short", type="integer")
                 yield unit(_("false catch"))
-                yield field(value("false_catch_penalty", 0), "t-false-catch", type="integer")
+                yield Mark(id="m-false-catch")
+                yield field(
+                    value("false_catch_penalty", 0), "t-false-catch", "short", type="integer"
+                )
                 yield unit(_("window"))
                 yield field(value("mau_window_ms", 1500), "t-window", type="integer")
                 yield unit(pgettext("unit", "ms"))
@@ -295,6 +352,10 @@ class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
             with Horizontal(classes="row", id="t-buttons"):
                 yield Button(_("Create"), id="t-create", variant="primary", compact=True)
                 yield Button(_("Cancel"), id="t-cancel", compact=True)
+                # NOTE: the button that sets every rule to the rules as written (the
+                # seeds' literal reading): no house rule, the call window closing when
+                # the next player acts.
+                yield Button(_("As written"), id="t-as-written", compact=True)
                 yield Static(_("Tab: next field"), classes="hint")
         yield KeyFooter()
 
@@ -307,6 +368,7 @@ class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
     def on_mount(self) -> None:
         self._show_rules(self._variant())
         self._resize_plan()
+        self._mark()
         self.query_one("#t-name", Input).focus()
 
     @on(GameChoice.Changed)
@@ -320,10 +382,47 @@ class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
                 box.value = str(defaults[new])
         self._show_rules(new)
         self._resize_plan()
+        self._mark()
 
     @on(Input.Changed, "#t-seats")
     def seats_changed(self) -> None:
         self._resize_plan()
+
+    @on(Input.Changed)
+    @on(Checkbox.Changed)
+    def value_changed(self) -> None:
+        self._mark()
+
+    def _mark(self) -> None:
+        """Mark every rule of the game whose value departs from the rules as written
+        (a number being typed counts as what it will be: empty is the default)."""
+        variant = self._variant()
+        for box in self.query(RuleBox):
+            box_id = box.id or ""
+            rule = BOTH_GAMES[box_id][0] if box_id in BOTH_GAMES else box_id.split("-", 2)[-1]
+            box.departs = departs(variant, rule, box.value)
+        defaults = {"#t-target": DEFAULT_TARGET[variant], "#t-mau-penalty": 2}
+        for widget_id, setting in MARKED_FIELDS.items():
+            typed = self.query_one(widget_id, Input).value.strip()
+            number = int(typed) if typed.isdigit() else defaults.get(widget_id, 0)
+            self.query_one(f"#m-{widget_id[3:]}", Mark).departs = departs(variant, setting, number)
+
+    def action_as_written(self) -> None:
+        """Every rule of the game as the seeds write it (the name, the seats and bots,
+        the clocks and the password stay as they are)."""
+        variant = self._variant()
+        written = AS_WRITTEN[variant]
+        for key, _text, _default in HOUSE_RULES[variant]:
+            self.query_one(f"#r-{variant}-{key}", Checkbox).value = bool(written[key])
+        for box_id, (setting, _text, _default) in BOTH_GAMES.items():
+            self.query_one(f"#{box_id}", Checkbox).value = bool(written[setting])
+        for widget_id, setting in MARKED_FIELDS.items():
+            self.query_one(widget_id, Input).value = str(written[setting])
+        self._mark()
+
+    @on(Button.Pressed, "#t-as-written")
+    def as_written_pressed(self) -> None:
+        self.action_as_written()
 
     @on(Input.Submitted)
     async def submitted(self) -> None:
@@ -353,7 +452,7 @@ class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
 
     def _show_rules(self, variant: str) -> None:
         for box in self.query(RuleBox):
-            if box.id != "r-lag":
+            if box.id not in BOTH_GAMES:
                 box.display = box.has_class(f"rule-{variant}")
 
     def _int(self, widget_id: str) -> int | None:
@@ -370,7 +469,8 @@ class NewTableScreen(RoomAware, AsciiAware, ModalScreen[None]):
                 settings["target_score"] = target
             for key, _text, _default in HOUSE_RULES[variant]:
                 settings[key] = self.query_one(f"#r-{variant}-{key}", Checkbox).value
-            settings["lag_compensation"] = self.query_one("#r-lag", Checkbox).value
+            for box_id, (setting, _text, _default) in BOTH_GAMES.items():
+                settings[setting] = self.query_one(f"#{box_id}", Checkbox).value
             for widget_id, key in (
                 ("#t-mau-penalty", "mau_penalty"),
                 ("#t-false-catch", "false_catch_penalty"),

@@ -10,6 +10,8 @@ System actions carry what only the server knows, because they depend on time:
 - :class:`EndCallWindow`: ``mau_window_ms`` have passed since the play that opened
   this window. The window then closes as soon as the next player has acted (at once
   if they already have; a window after a player's last card needs no next action).
+  At a table without ``mau_window_minimum`` a second-to-last card's window does not
+  wait for it: it closes when the next player acts.
 - :class:`TurnTimeout`: the turn timer of the seat on turn ran out; the engine takes
   the penalty or draws and passes for it.
 - :class:`NextRound`: the server is ready to deal the next round.

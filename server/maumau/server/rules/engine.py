@@ -544,10 +544,20 @@ def _mismatch_reason(state: MatchState, card: int) -> str:
 
 
 def _turn_action_taken(state: MatchState, events: list[Event]) -> None:
-    """The player on turn acted: open windows that have run their time now close."""
+    """The player on turn acted: open windows that have run their time now close.
+
+    Without ``mau_window_minimum`` (the seeds' reading), a window of a second-to-last
+    card closes now, whatever its time, unless the player acting is its own (after an
+    8 or a Skip with two players): then it waits for the next other player's action.
+    """
     if not state.windows:
         return
+    at_once = not state.settings.mau_window_minimum
     for window in state.windows[:]:
+        if at_once and not window.final:
+            if window.seat != state.turn:
+                _close_window(state, window, events)
+            continue
         window.acted = True
         if window.elapsed:
             _close_window(state, window, events)

@@ -7,6 +7,10 @@ reject an unknown setting, a value of the wrong type, a value out of range, and 
 house rule that belongs to the other variant, with a :class:`SettingsError` whose
 message names the setting.
 
+:meth:`Settings.as_written` is the preset of the rules as the seeds write them (see
+:mod:`maumau.protocol.as_written`, which says which settings are rules and what their
+literal reading is).
+
 The timing settings (``mau_window_ms``, ``turn_timeout_s``, ``reconnect_grace_s``,
 ``lag_compensation*``) are carried here so that one object describes a table, but
 the engine never reads a clock: the server measures time and reports its results to
@@ -18,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
+
+from maumau.protocol.as_written import AS_WRITTEN
 
 Variant = Literal["classic", "american"]
 VARIANTS: tuple[Variant, ...] = ("classic", "american")
@@ -39,6 +45,13 @@ _SPEC: dict[str, tuple[type, int, int, Variant | None, str]] = {
     "mau_penalty": (int, 1, 10, None, "cards drawn by a player caught not saying Mau"),
     "false_catch_penalty": (int, 0, 10, None, "cards drawn for catching nobody"),
     "mau_window_ms": (int, 100, 30_000, None, "shortest call window after a play"),
+    "mau_window_minimum": (
+        bool,
+        0,
+        1,
+        None,
+        "a call window stays open mau_window_ms even after the next player acts",
+    ),
     "lag_compensation": (bool, 0, 1, None, "move call/catch stamps earlier by one-way delay"),
     "lag_compensation_max_ms": (int, 0, 1_000, None, "cap on the lag compensation shift"),
     "turn_timeout_s": (int, 5, 3_600, None, "seconds before the server acts for a player"),
@@ -63,6 +76,7 @@ class Settings:
     mau_penalty: int = 2
     false_catch_penalty: int = 0
     mau_window_ms: int = 1500
+    mau_window_minimum: bool = True
     lag_compensation: bool = False
     lag_compensation_max_ms: int = 200
     turn_timeout_s: int = 45
@@ -117,6 +131,15 @@ class Settings:
     def create(cls, variant: Variant = "classic", **overrides: Any) -> Settings:
         """Settings for ``variant``: its defaults, with ``overrides`` applied and checked."""
         return cls.from_dict({"variant": variant, **overrides})
+
+    @classmethod
+    def as_written(cls, variant: Variant = "classic", **overrides: Any) -> Settings:
+        """The preset "as written": ``variant``'s defaults with every rule at the seeds'
+        literal reading (:data:`maumau.protocol.as_written.AS_WRITTEN`), then
+        ``overrides`` (the seats, the clocks) applied and checked."""
+        if variant not in VARIANTS:
+            raise SettingsError("variant", f"must be one of {', '.join(VARIANTS)}, not {variant!r}")
+        return cls.from_dict({"variant": variant, **AS_WRITTEN[variant], **overrides})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:

@@ -13,7 +13,8 @@ the same match.
 
 Call windows are state, not time: a :class:`CallWindow` opens when a player plays
 their second-to-last (or last) card and remembers whether the next player has acted
-and whether the server has said that ``mau_window_ms`` have passed. Its id is the
+and whether the server has said that ``mau_window_ms`` have passed (which a table
+without ``mau_window_minimum`` does not wait for). Its id is the
 number of the action that opened it ("seat 2 has an open window since action 57").
 """
 
