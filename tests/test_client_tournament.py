@@ -18,11 +18,12 @@ from textual.screen import Screen
 from maumau.client import i18n
 from maumau.client.connection import ServerMessage
 from maumau.client.model import Model
-from maumau.client.screens.lobby import LobbyScreen, TournamentList
+from maumau.client.screens.lobby import LobbyScreen
 from maumau.client.screens.result import ResultScreen
 from maumau.client.screens.table import TableScreen
 from maumau.client.screens.table_keys import key_means_something, why_key
 from maumau.client.screens.tournament import TournamentScreen
+from maumau.client.widgets.lobby_lists import TournamentList
 from maumau.client.words import error_line
 from maumau.protocol.messages import (
     CreateTournament,

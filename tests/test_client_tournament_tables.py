@@ -30,7 +30,8 @@ from maumau.client.screens.help import rules_summary
 from maumau.client.screens.lobby import LobbyScreen
 from maumau.client.screens.result import ResultScreen
 from maumau.client.screens.table import TableScreen
-from maumau.client.screens.tournament import SeriesTables, TournamentScreen
+from maumau.client.screens.tournament import TournamentScreen
+from maumau.client.widgets.series_tables import SeriesTables
 from maumau.protocol.messages import (
     LeaveTable,
     LeaveTournament,

@@ -93,6 +93,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "maumau.client.config",
             "maumau.client.host_words",
             "maumau.client.lobby_words",
+            "maumau.client.tournament_words",
             "maumau.client.model",
             "maumau.client.checks",
             "maumau.client.render",

@@ -31,14 +31,17 @@ following the tournament (their next table is sent to them); anyone else stops
 Every name on it (the tournament's, the players', the director's) is someone
 else's words: it reaches a widget only through
 :func:`~maumau.client.literal.literal`.
+
+The screen composes parts that draw themselves: the standings
+(:class:`~maumau.client.widgets.standings.Standings`, which ask for another page of
+lines with ``Standings.LinesWanted``) and the series' tables
+(:class:`~maumau.client.widgets.series_tables.SeriesTables`); the words of the
+title, the settings and the lists are :mod:`maumau.client.tournament_words`. What
+is left here is what the keys ask of the server.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.cells import cell_len
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -46,7 +49,6 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from maumau.protocol.messages import (
-    TOURNAMENT_STANDINGS_PAGE,
     CancelTournament,
     JoinTournament,
     LeaveTournament,
@@ -57,74 +59,19 @@ from maumau.protocol.messages import (
 )
 
 from ..host import Host, host_of
-from ..i18n import N_, _, pgettext
+from ..i18n import N_, _
 from ..literal import literal
 from ..model import plain
-from ..tournament import Following, game_words
+from ..tournament import Following
+from ..tournament_words import about_line, title_line
 from ..widgets.action_bar import ActionBar, described, fit_room
 from ..widgets.banner import Banner
 from ..widgets.key_footer import KeyFooter
-from ..widgets.pick_list import PickList, set_columns
+from ..widgets.series_tables import SeriesTables
+from ..widgets.standings import Standings
 from .confirm import ConfirmScreen
 from .help import HelpScreen, rules_summary
 from .messages import ToServer, TournamentClosed
-
-# The cells the table list's other columns take (the players column gets the rest).
-TABLE_COLUMNS = 28
-
-
-class SeriesTables(PickList):
-    """The tables of the series: Enter watches the one under the cursor."""
-
-    BINDINGS = [Binding("enter", "select_cursor", N_("watch"))]
-
-
-class Standings(DataTable[Any], can_focus=False):
-    """The standings, best first (scrolled by the screen's PgUp/PgDn)."""
-
-
-def table_state(table: dict[str, Any], deals: int | None = None) -> str:
-    """A tournament table's state in a few words (``deals``: a series' length, when
-    it is so many deals)."""
-    state = table["state"]
-    if state == "playing" and deals:
-        return _("deal {number} of {deals}").format(number=table["round"], deals=deals)
-    if state == "playing":
-        return _("round {round}").format(round=table["round"])
-    if state == "waiting":
-        return pgettext("table state", "waiting")
-    if state == "finished":
-        return pgettext("table state", "finished")
-    return str(state)
-
-
-def table_players(table: dict[str, Any]) -> str:
-    """Who sits at a tournament table, bots marked, each with their score once the
-    match has begun (always once it is over): ``Ann 62  Bob 40  Dan(bot) 12``."""
-    parts = []
-    scores = table["scores"]
-    scored = bool(table["round"]) or table["state"] == "finished"
-    for i, name in enumerate(table["names"]):
-        bot = i < len(table["bots"]) and table["bots"][i]
-        shown = _("{name} (bot)").format(name=name).replace(" (", "(") if bot else name
-        if scored and i < len(scores):
-            shown = f"{shown} {scores[i]}"
-        parts.append(shown)
-    return "  ".join(parts)
-
-
-def where_words(line: dict[str, Any], following: Following) -> str:
-    """Where a player of the standings is now: their table (by its label), a bye,
-    or withdrawn."""
-    if line["withdrawn"]:
-        return pgettext("standings", "withdrawn")
-    table = line.get("table")
-    state = following.info.state
-    if table is not None:
-        return following.where_words(table)
-    if state == "playing":
-        return pgettext("standings", "bye")
-    return ""
 
 
 class TournamentScreen(Screen[None]):
@@ -150,7 +97,6 @@ class TournamentScreen(Screen[None]):
     ]
 
     drawn = False  # set once mounted: messages before that are drawn by on_mount
-    placed: tuple[int, int | None] = (-1, None)  # the seating the cursor was put on
 
     def compose(self) -> ComposeResult:
         yield Banner()
@@ -199,11 +145,11 @@ class TournamentScreen(Screen[None]):
             about.update(_("Not following a tournament."))
             you.update("")
         else:
-            about.update(literal(plain(self._about(following), self.host.ascii_only)))
+            about.update(literal(plain(about_line(following), self.host.ascii_only)))
             words = following.you_words(self.host.model.name, self._seated_at())
             you.update(literal(words, style="bold"))
-        self._draw_standings(following)
-        self._draw_tables(following)
+        self.query_one(Standings).draw()
+        self.query_one(SeriesTables).draw(self.size.width or 80)
         fit_room(self)
         self.query_one(ActionBar).sync()
         self.refresh_bindings()
@@ -218,136 +164,10 @@ class TournamentScreen(Screen[None]):
     def _draw_title(self) -> None:
         if not self.is_mounted:
             return
-        following = self.following
+        host = self.host
         width = self.size.width or 80
-        text = Text(" maumau  ", style="bold")
-        if following is None:
-            self.query_one("#tournament-title", Static).update(text)
-            return
-        model = self.host.model
-        ascii_only = self.host.ascii_only
-        dot = "-" if ascii_only else "·"
-        info = following.info
-        clock = following.clock_words(model.clock())
-        about = f" {dot} ".join(
-            part
-            for part in (
-                game_words(str(info.settings.get("variant", "classic"))),
-                following.state_words(),
-            )
-            if part
-        )
-        room = width - 1 - text.cell_len - cell_len(clock) - 2
-        # The tournament's name gives way first; its game and state stay whole.
-        name_room = max(4, room - cell_len(about) - 3)
-        name = info.name
-        if cell_len(name) > name_room:
-            cut = "..." if ascii_only else "…"
-            name = name[: max(1, name_room - len(cut))] + cut
-        line = f"{name} {dot} {about}"
-        if cell_len(line) > room:
-            line = line[: max(0, room)]
-        text.append_text(literal(line))
-        text.append(" " * max(1, width - 1 - text.cell_len - cell_len(clock)))
-        text.append_text(literal(clock))
-        self.query_one("#tournament-title", Static).update(text)
-
-    def _about(self, following: Following) -> str:
-        """The tournament's settings in one line."""
-        info = following.info
-        dot = "·"
-        parts = []
-        if info.director:
-            parts.append(_("director: {name}").format(name=info.director))
-        parts.append(following.length_words())
-        if info.final:
-            parts.append(_("with a final"))
-        if info.late_join:
-            parts.append(_("late arrivals welcome"))
-        if info.locked:
-            parts.append(_("locked"))
-        return f" {dot} ".join(parts)
-
-    def _draw_standings(self, following: Following | None) -> None:
-        table = self.query_one(Standings)
-        headers = [
-            # NOTE: the standings' column headers: the rank, the player, tournament
-            # points, the total score of their matches, how many tables they won,
-            # how many byes they had, and where they are now (table, bye, withdrawn).
-            pgettext("standings column", "#"),
-            pgettext("standings column", "player"),
-            pgettext("standings column", "points"),
-            pgettext("standings column", "score"),
-            pgettext("standings column", "1st"),
-            pgettext("standings column", "byes"),
-            pgettext("standings column", "now"),
-        ]
-        set_columns(table, headers)
-        table.clear()
-        if following is None:
-            return
-        mark = ">" if self.host.ascii_only else "▶"
-        you = following.info.you
-        for index, line in enumerate(following.info.standings):
-            mine = index == you
-            name = line["name"]
-            if not line["connected"] and not line["withdrawn"]:
-                name = _("{name} (offline)").format(name=name)
-            style = "bold reverse" if mine else ("dim" if line["withdrawn"] else "")
-            cells = (
-                f"{mark if mine else ' '}{line['rank']}",
-                name,
-                str(line["points"]),
-                str(line["score"]),
-                str(line["firsts"]),
-                str(line["byes"]),
-                where_words(line, following),
-            )
-            table.add_row(*(self._cell(i, cell, style) for i, cell in enumerate(cells)))
-
-    @staticmethod
-    def _cell(column: int, cell: str, style: str) -> Text:
-        """A standings cell: the numbers (points, score, firsts, byes) to the right."""
-        text = literal(cell, style)
-        if 2 <= column <= 5:
-            text.justify = "right"
-        return text
-
-    def _draw_tables(self, following: Following | None) -> None:
-        table = self.query_one(SeriesTables)
-        headers = [
-            # NOTE: the column headers of the series' tables: the table's number,
-            # who sits there (with their scores), and its state.
-            pgettext("series column", "table"),
-            pgettext("series column", "players"),
-            pgettext("series column", "state"),
-        ]
-        set_columns(table, headers)
-        keep = table.cursor_row
-        table.clear()
-        if following is None:
-            table.display = False
-            return
-        tables = following.current_tables()
-        table.display = bool(tables)
-        mine = following.my_table()
-        mark = ">" if self.host.ascii_only else "▶"
-        cut = "..." if self.host.ascii_only else "…"
-        room = max(10, (self.size.width or 80) - TABLE_COLUMNS)
-        for row in tables:
-            players = table_players(row)
-            if cell_len(players) > room:
-                players = players[: room - len(cut)] + cut
-            number = f"{mark if row['id'] == mine else ' '}{following.label(row['id'])}"
-            style = "bold" if row["id"] == mine else ""
-            cells = (number, players, table_state(row, following.info.deals))
-            table.add_row(*(literal(cell, style) for cell in cells), key=str(row["id"]))
-        ids = [row["id"] for row in tables]
-        if (following.info.series_no, mine) != self.placed and mine in ids:
-            keep = ids.index(mine)  # a new seating: the cursor starts on the player's table
-            self.placed = (following.info.series_no, mine)
-        if tables:
-            table.move_cursor(row=min(keep, len(tables) - 1))
+        title = title_line(self.following, host.model.clock(), width, host.ascii_only)
+        self.query_one("#tournament-title", Static).update(title)
 
     # --- keys ---------------------------------------------------------------------
 
@@ -377,20 +197,10 @@ class TournamentScreen(Screen[None]):
             return 1 <= shown + step <= following.info.series_no
         return True
 
-    def _selected_table(self) -> dict[str, Any] | None:
-        following = self.following
-        if following is None:
-            return None
-        tables = following.current_tables()
-        row = self.query_one(SeriesTables).cursor_row
-        if not tables or not 0 <= row < len(tables):
-            return None
-        return tables[row]
-
     def action_watch(self) -> None:
         """Watch the table under the cursor (the player's own, which they left: the
         server seats them again); a finished table is closed: say where its match is."""
-        table = self._selected_table()
+        table = self.query_one(SeriesTables).selected()
         following = self.following
         if table is None or following is None:
             return
@@ -482,23 +292,14 @@ class TournamentScreen(Screen[None]):
         self._watch_window(following.first_line, series)
 
     def action_standings(self, pages: int) -> None:
-        """Scroll the standings a page; past the lines the message holds, ask the
-        server for the next (or the previous) page of them."""
-        standings = self.query_one(Standings)
+        """Scroll the standings a page (past the lines the message holds, they want
+        the next or the previous page of them: :meth:`on_standings_lines_wanted`)."""
+        self.query_one(Standings).page(pages)
+
+    def on_standings_lines_wanted(self, event: Standings.LinesWanted) -> None:
         following = self.following
-        if pages < 0:
-            if standings.scroll_y <= 0 and following is not None and following.first_line > 0:
-                start = max(0, following.first_line - TOURNAMENT_STANDINGS_PAGE)
-                self._watch_window(start, self._series_asked(following))
-                return
-            standings.scroll_page_up(animate=False)
-        else:
-            at_end = standings.scroll_y >= standings.max_scroll_y
-            if at_end and following is not None and following.more_below():
-                start = following.first_line + TOURNAMENT_STANDINGS_PAGE
-                self._watch_window(start, self._series_asked(following))
-                return
-            standings.scroll_page_down(animate=False)
+        if following is not None:
+            self._watch_window(event.start, self._series_asked(following))
 
     def action_help(self) -> None:
         following = self.following
