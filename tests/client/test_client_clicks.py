@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Input, OptionList, Static
 from maumau.client import i18n, render
 from maumau.client.app import MauMauApp
 from maumau.client.connection import ServerMessage
-from maumau.client.model import label
+from maumau.client.model_moves import label
 from maumau.client.screens.confirm import ConfirmScreen
 from maumau.client.screens.connect import ConnectScreen
 from maumau.client.screens.help import HelpScreen

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from maumau.client.model import NO_RECORDS, Model, ReplayBook, card_sort_key, seat_label
+from maumau.client.model import Model
+from maumau.client.model_moves import card_sort_key
+from maumau.client.model_parts import Kept, Read
+from maumau.client.model_records import NO_RECORDS, ReplayBook
+from maumau.client.model_table import seat_label
 from maumau.protocol.messages import (
     ChatLine,
     Error,
@@ -311,3 +315,16 @@ def test_offline_from_a_drop_until_the_next_welcome() -> None:
     assert model.hint(None, False) == "the connection is down: moves wait until it is back"
     model.apply(Welcome(3, "s", "r", "Ann", True))
     assert not model.offline
+
+
+def test_every_name_the_model_shows_is_kept_by_one_of_its_parts() -> None:
+    model = Model()
+    shown = [name for name, value in vars(Model).items() if isinstance(value, Kept | Read)]
+    assert {"table", "view", "hand", "my_turn", "lobby_chat", "tournament", "stats"} <= set(shown)
+    for name in shown:
+        getattr(model, name)  # each names a part, and a member of it, that exist
+    info = table_info()
+    model.table = info
+    assert model.table_part.table is info and model.names() == ["Ann", "Ada (bot)", "Bert (bot)"]
+    model.records_errors["get_stats"] = "no"
+    assert model.records_part.errors == {"get_stats": "no"}

@@ -98,7 +98,8 @@ from .checks import admitted
 from .connection import Connection, ConnectionChanged, ServerMessage
 from .i18n import N_, _
 from .literal import ascii_fold, clean, literal
-from .model import RECORDS_REQUESTS, Model
+from .model import Model
+from .model_records import RECORDS_REQUESTS
 from .screens.confirm import ConfirmScreen
 from .screens.connect import ConnectScreen
 from .screens.help import LanguageChanged

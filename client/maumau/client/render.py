@@ -22,16 +22,10 @@ from rich.text import Text
 from maumau.protocol.sentences import seat_name
 
 from .i18n import _, ngettext, pgettext
-from .model import (
-    Model,
-    ReplayBook,
-    card_sort_key,
-    is_red,
-    label,
-    number_setting,
-    seat_label,
-    suit_words,
-)
+from .model import Model, is_red, number_setting
+from .model_moves import card_sort_key, label, suit_words
+from .model_records import ReplayBook
+from .model_table import seat_label
 
 CARD_WIDTH = 7  # a card box: 5 characters of face between two borders
 

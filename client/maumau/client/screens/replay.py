@@ -31,7 +31,8 @@ from maumau.protocol.messages import GetReplay
 from .. import render
 from ..i18n import N_, _
 from ..literal import literal
-from ..model import REPLAY_PAGE, ReplayBook, plain
+from ..model import plain
+from ..model_records import REPLAY_PAGE, ReplayBook
 from ..widgets.action_bar import ActionBar, fit_room
 from ..widgets.ascii_aware import AsciiAware
 from ..widgets.banner import Banner

@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..i18n import N_, _
-from ..model import label, suit_words
+from ..model_moves import label, suit_words
 from ..widgets.action_bar import RoomAware, TapButton, TapOutsideCloses, fit_room
 from ..widgets.ascii_aware import AsciiAware
 

@@ -8,21 +8,18 @@ message arrives (the app calls :meth:`TableScreen.refresh_model`, or
 state is only what the player is doing: the picked card (``cursor``) and an armed
 Mau call. The hand and the pile are widgets of their own
 (:class:`~maumau.client.widgets.hand.Hand`, with the last complaint under it;
-:class:`~maumau.client.widgets.pile.Pile`, with the turn's countdown).
+:class:`~maumau.client.widgets.pile.Pile`, with the turn's countdown), and so are
+the opponents, the log and the chat line.
 
-A key becomes a protocol message posted to the app (:class:`~.messages.ToServer`);
-the footer shows only the keys that mean something now
-(:func:`~.table_keys.key_means_something`). A move's key that does nothing now is
-not silent: :meth:`TableScreen.on_key` sees every key before the bindings do, and
-says under the hand why that one is off (:func:`~.table_keys.why_key`); a card that
-does not fit is explained there too instead of sent. The arrows are in the footer
-only on the player's turn, when there is a card to choose, but they move the cursor
-at any time (so a player may pick ahead); they are priority bindings, so that the
-log, which takes the focus, does not take them for scrolling. A Jack or a wild
-first asks for the suit or colour (:class:`~.suit_picker.SuitPicker`). When a
+The keys and what they do are :mod:`.table_moves`: its
+:class:`~.table_moves.TableMoves` is mixed into the screen and turns each move's key
+(or a click on a card) into a protocol message posted to the app
+(:class:`~.messages.ToServer`), offers only the keys that mean something now, and
+says under the hand why a key did nothing. The screen keeps the rest: the layout to
+the screen's size, the chat, the help, leaving, and the round's result. When a
 round ends the result dialog opens (:class:`~.result.ResultScreen`); closing it
-says ready (or asks for a rematch).
-Leaving asks first, then tells the app (:class:`~.messages.TableLeft`).
+says ready (or asks for a rematch). Leaving asks first, then tells the app
+(:class:`~.messages.TableLeft`).
 
 Text the client did not write itself reaches a widget only as a Rich ``Text`` made
 by :func:`~maumau.client.literal.literal`: a plain ``str`` would be read as markup.
@@ -30,33 +27,16 @@ by :func:`~maumau.client.literal.literal`: a plain ``str`` would be read as mark
 
 from __future__ import annotations
 
-from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
-from maumau.protocol.messages import (
-    CatchPlayer,
-    ChallengeCard,
-    Chat,
-    DrawCard,
-    LeaveTable,
-    Message,
-    PassTurn,
-    Pause,
-    PlayCard,
-    Ready,
-    Rematch,
-    SayMau,
-    StartMatch,
-)
+from maumau.protocol.messages import Chat, LeaveTable, Pause, Ready, Rematch, StartMatch
 
 from .. import render
-from ..host import Host, host_of
 from ..i18n import N_
-from ..literal import clean, literal
+from ..literal import literal
 from ..model import Model, plain
 from ..widgets.action_bar import ActionBar, described, fit_room
 from ..widgets.banner import Banner
@@ -68,10 +48,9 @@ from ..widgets.opponents import Opponents
 from ..widgets.pile import Pile
 from .confirm import ConfirmScreen
 from .help import HelpScreen, rules_summary
-from .messages import TableLeft, ToServer
+from .messages import TableLeft
 from .result import ResultScreen
-from .suit_picker import SuitPicker
-from .table_keys import key_means_something, why_key, why_not
+from .table_moves import TABLE_BINDINGS, TAP_ACTIONS, TableMoves
 
 # Rows of the screen's layout (see TableScreen._layout): the title, the pile's two
 # lines and the footer; the least the log may have (three lines and its border);
@@ -82,50 +61,23 @@ HAND_BOXES = 7
 HAND_LINE = 4
 
 
-class TableScreen(Screen[None]):
+class TableScreen(TableMoves, Screen[None]):
     """The table: opponents, pile, my hand, log and chat."""
 
     AUTO_FOCUS = ""  # nothing takes the keys from the screen (the chat box is hidden)
 
-    BINDINGS = [
-        # NOTE: the table's keys in the footer: pick a card, play it, draw, keep the
-        # drawn card, take a penalty, challenge a Wild Draw Four, say Mau / Mau Mau,
-        # catch a player who forgot to, start the match, ask for a rematch.
-        Binding("left", "cursor(-1)", N_("pick"), key_display="←→", priority=True),
-        Binding("right", "cursor(1)", N_("pick"), show=False, priority=True),
-        *[Binding(str(n), f"pick({n - 1})", str(n), show=False) for n in range(1, 10)],
-        Binding("enter", "play", N_("play")),
-        Binding("enter", "ready", N_("ready")),
-        Binding("d", "draw", N_("draw")),
-        Binding("k", "keep", N_("keep")),
-        Binding("t", "take", N_("take")),
-        Binding("x", "challenge", N_("challenge")),
-        Binding("m", "mau", N_("Mau")),
-        Binding("M", "maumau", N_("Mau Mau"), key_display="M"),
-        Binding("c", "catch", N_("catch")),
-        Binding("s", "start", N_("start")),
-        Binding("r", "rematch", N_("rematch")),
-        Binding("tab", "chat", N_("chat"), priority=True),
-        Binding("question_mark", "help", N_("help"), key_display="?"),
-        Binding("q", "leave", N_("leave")),
-    ]
+    BINDINGS = TABLE_BINDINGS
 
     def __init__(self, table_id: int | None = None) -> None:
         """``table_id``: the table this screen shows (the model's when mounted, if
         not given); the app shows another table on a new screen."""
         super().__init__()
         self.table_id = table_id
-        self.cursor = 0
-        self.armed: str | None = None
         self.shown: tuple[int, int] = (0, 0)  # (match, round) of the last result shown
         self.result: ResultScreen | None = None
         self.last_drawn: str | None = None  # the drawn card the cursor went to
         self.started = False  # --local: start_match sent, once the table was shown
         self.holding = False  # the clock was stopped for the help (pause sent)
-
-    @property
-    def host(self) -> Host:
-        return host_of(self.app)
 
     @property
     def problem(self) -> str | None:
@@ -156,10 +108,6 @@ class TableScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.refresh_model()  # the opponents and the waiting room are drawn to the width
-
-    def send(self, message: Message) -> None:
-        """Ask the app to send ``message`` to the server."""
-        self.app.post_message(ToServer(message))
 
     # --- drawing -----------------------------------------------------------------
 
@@ -281,126 +229,7 @@ class TableScreen(Screen[None]):
         self.result = ResultScreen()  # it draws itself from the model
         self.app.push_screen(self.result, closed)
 
-    # --- which keys mean something now ----------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "cursor" and isinstance(self.focused, Input):
-            return False  # the arrows move in the chat line being typed
-        return key_means_something(self.host.model, action)
-
-    def on_key(self, event: events.Key) -> None:
-        """Every key reaches here before the bindings: a table key that is off now
-        says why next to the hand (the arrows, off turn, quietly move the cursor)."""
-        if isinstance(self.focused, Input):
-            return
-        actions = KEY_ACTIONS.get(event.key, [])
-        if not actions or any(self.check_action(a, ()) for a in actions):
-            return  # not a table key, or one of its bindings runs next
-        action = actions[0]
-        model = self.host.model
-        if action == "cursor":
-            if model.hand() and not model.offline:
-                self.action_cursor(-1 if event.key == "left" else 1)
-        else:
-            why = why_key(model, action)
-            if why is None:
-                return
-            self.show_problem(why)
-        event.stop()
-
-    # --- clicks --------------------------------------------------------------------
-
-    @on(Hand.CardClicked)
-    def card_clicked(self, event: Hand.CardClicked) -> None:
-        """A click on a card picks it; on the picked card, plays it as Enter would
-        (or says why not, under the hand)."""
-        if event.index != self.cursor:
-            self.action_pick(event.index)
-        elif self.check_action("play", ()):
-            self.action_play()
-        else:
-            why = why_key(self.host.model, "play")
-            if why is not None:
-                self.show_problem(why)
-
-    # --- actions -------------------------------------------------------------------
-
-    def action_cursor(self, step: int) -> None:
-        cards = self.host.model.hand()
-        if cards:
-            self.cursor = (self.cursor + step) % len(cards)
-            self.refresh_model()
-
-    def action_pick(self, index: int) -> None:
-        if index < len(self.host.model.hand()):
-            self.cursor = index
-            self.refresh_model()
-
-    def action_play(self) -> None:
-        model, ascii_only = self.host.model, self.host.ascii_only
-        cards = model.hand()
-        if not cards:
-            return
-        card = cards[self.cursor]
-        if card not in model.playable():
-            self.show_problem(clean(why_not(model, card, ascii_only)))
-            return
-        call = self.armed if len(cards) == 2 else None
-        if model.needs_name(card):
-            letters = model.names_for(card)
-
-            def named(letter: str | None) -> None:
-                if letter is not None:
-                    self.send(PlayCard(card, letter, call))
-                    self.armed = None
-
-            self.app.push_screen(SuitPicker(card, letters, ascii_only), named)
-            return
-        self.send(PlayCard(card, None, call))
-        self.armed = None
-
-    def action_draw(self) -> None:
-        self.send(DrawCard())
-
-    def action_take(self) -> None:
-        self.send(DrawCard())
-
-    def action_keep(self) -> None:
-        self.send(PassTurn())
-
-    def action_challenge(self) -> None:
-        self.send(ChallengeCard())
-
-    def action_mau(self) -> None:
-        self._call("mau")
-
-    def action_maumau(self) -> None:
-        self._call("maumau")
-
-    def _call(self, call: str) -> None:
-        model = self.host.model
-        if model.owes_call() or (call == "maumau" and model.can_upgrade()):
-            self.send(SayMau(call))
-        elif model.can_arm():
-            self.armed = None if self.armed == call else call
-            self.refresh_model()
-
-    def action_catch(self) -> None:
-        targets = self.host.model.catch_targets()
-        if targets:
-            self.send(CatchPlayer(targets[0]))
-
-    def action_rematch(self) -> None:
-        self.send(Rematch())
-
-    def action_ready(self) -> None:
-        """In the waiting room: ready (or not ready any more) for the match."""
-        table = self.host.model.table
-        if table is not None and table.you is not None:
-            self.send(Ready(not table.seats[table.you]["ready"]))
-
-    def action_start(self) -> None:
-        self.send(StartMatch())
+    # --- chat, help and leaving ----------------------------------------------------
 
     def action_chat(self) -> None:
         if self.query_one(ChatInput).toggle():
@@ -473,29 +302,3 @@ class TableScreen(Screen[None]):
         else:
             question = N_("Leave this table? Your seat becomes free.")
         self.app.push_screen(ConfirmScreen(question), answer)
-
-
-# The actions of the table's buttons (shown when the screen has room: see
-# widgets/action_bar.py), in their order; each is worded as its key in the footer.
-TAP_ACTIONS = (
-    "play",
-    "ready",
-    "draw",
-    "take",
-    "keep",
-    "challenge",
-    "mau",
-    "maumau",
-    "catch",
-    "start",
-    "rematch",
-    "help",
-    "leave",
-)
-
-# Each table key and the actions it is bound to, first first (for
-# :meth:`TableScreen.on_key`): Enter plays a card, or in the waiting room says ready.
-KEY_ACTIONS: dict[str, list[str]] = {}
-for _binding in TableScreen.BINDINGS:
-    if isinstance(_binding, Binding):
-        KEY_ACTIONS.setdefault(_binding.key, []).append(_binding.action.split("(")[0])

@@ -15,7 +15,8 @@ cannot save), no move is offered: the table is frozen until the server speaks ag
 from __future__ import annotations
 
 from ..i18n import _, ngettext, pgettext
-from ..model import Model, label
+from ..model import Model
+from ..model_moves import label
 
 # Table keys that do nothing while the table is paused or the connection is down.
 PAUSED_KEYS = frozenset(
