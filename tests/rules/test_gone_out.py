@@ -90,7 +90,7 @@ async def test_gone_out_player_catches_are_refused_and_the_round_ends(
     assert state.settings == table.settings
     state.action_no = 1000
     table.match = state
-    table._after_change([], turn_ended=True)
+    table.flow.after_change([], turn_ended=True)
     counts = tuple(len(h.split()) for h in spec["hands"])
     for client in (ann, bob, cleo):
         await client.wait_for(lambda m: isinstance(m, View) and m.hand_counts == counts)

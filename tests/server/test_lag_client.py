@@ -197,7 +197,7 @@ async def race(thread: ServerThread, start: float, reports: list[Report]) -> Non
             state.round_no, state.named = 1, NO_SUIT
             state.action_no = WINDOW
             table.match = state
-            table._after_change([], turn_ended=True)
+            table.flow.after_change([], turn_ended=True)
 
         thread.call(lay_out)
         await ann.wait(lambda m: isinstance(m, View) and m.hand_counts == (2, 3))
@@ -210,7 +210,7 @@ async def race(thread: ServerThread, start: float, reports: list[Report]) -> Non
         # Views that list the window again do not move when it was first seen.
         await asyncio.sleep(min(WAITS.values()) / 2)
         before = [sum(map(opened, p.got)) for p in (ann, bob)]
-        thread.call(lambda: thread.server.tables[info.id]._after_change([], turn_ended=False))
+        thread.call(lambda: thread.server.tables[info.id].flow.after_change([], turn_ended=False))
         for player, count in zip((ann, bob), before, strict=True):
             await player.wait(lambda _, p=player, n=count: sum(map(opened, p.got)) > n)
 

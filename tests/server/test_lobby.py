@@ -193,7 +193,7 @@ async def test_rematch_after_the_match(nursery, autojump_clock) -> None:
     assert (await ann.wait_for(Error)).code == "match_running"
     # Let the bot play for Ann until the match (to 1 point) is over.
     table.seats[0].away = True
-    table._schedule()
+    table.schedule.update()
     await ann.wait_for(lambda m: isinstance(m, View) and m.phase == "match_over", timeout=600)
     await ann.send(Rematch())
     view = await ann.wait_for(lambda m: isinstance(m, View) and m.phase == "playing")
@@ -313,7 +313,7 @@ async def test_false_catch_with_penalty_is_no_decision(nursery, autojump_clock) 
         hands=["QH KS", "KH 10D 9D", "AC AD 8S"], top="10H", stock="7C 8C 9C", **settings
     )
     table.match = state
-    table._after_change([], turn_ended=True)
+    table.flow.after_change([], turn_ended=True)
     await ann.send(PlayCard("QH", call="mau"))
     await ann.wait_for(lambda m: isinstance(m, View) and m.hand_counts[0] == 1)
     await bob.send(CatchPlayer(0))
@@ -403,7 +403,7 @@ async def test_ready_flags_are_cleared_for_everyone_to_see_at_round_end(
     from support.positions import table as position
 
     table.match = position(hands=["QH", "KH 10D"], top="10H", **settings)
-    table._after_change([], turn_ended=True)
+    table.flow.after_change([], turn_ended=True)
     await ann.send(Ready(True))
     await bob.send(Ready(True))
     await bob.wait_for(lambda m: isinstance(m, TableInfo) and all(s["ready"] for s in m.seats))
@@ -420,7 +420,7 @@ async def test_a_burst_of_calls_still_makes_a_valid_decision(nursery, autojump_c
     from support.positions import table as position
 
     table.match = position(hands=["QH KS", "KH 10D 9D"], top="10H", stock="7C 8C", **settings)
-    table._after_change([], turn_ended=True)
+    table.flow.after_change([], turn_ended=True)
     await ann.send(PlayCard("QH"))
     await ann.wait_for(lambda m: isinstance(m, View) and m.hand_counts[0] == 1)
     frames = b"".join(encode_frame({"type": "say_mau", "call": "mau"}) for _ in range(25))

@@ -44,7 +44,7 @@ async def finish_a_match(server, nursery, bots: tuple[int, ...] = (1,)) -> tuple
     settings = {"variant": "classic", "seats": 1 + len(bots), "target_score": 1}
     (ann,), table = await seat_players(server, nursery, ["Ann"], settings, bots=bots)
     table.seats[0].away = True  # a bot plays Ann's seat too
-    table._schedule()
+    table.schedule.update()
     view = await ann.wait_for(lambda m: isinstance(m, View) and m.phase == "match_over", 600)
     return ann, view
 
@@ -154,18 +154,18 @@ async def test_hard_bots_think_in_a_thread_and_finish_a_match(nursery) -> None:
     info = await ann.wait_for(TableInfo)
     table = server.tables[info.id]
     thoughts = 0
-    think = table._think
+    think = table.timer.think
 
     async def counted(seat: int, action_no: int) -> None:
         nonlocal thoughts
         thoughts += 1
         await think(seat, action_no)
 
-    table._think = counted  # type: ignore[method-assign]
+    table.timer.think = counted  # type: ignore[method-assign]
     await ann.send(StartMatch())
     await ann.wait_for(View)
     table.seats[0].away = True
-    table._schedule()
+    table.schedule.update()
     final = await ann.wait_for(lambda m: isinstance(m, View) and m.phase == "match_over", 60)
     assert final.winner is not None
     assert thoughts > 0

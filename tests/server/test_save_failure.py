@@ -82,7 +82,7 @@ async def test_a_full_database_pauses_play_and_loses_nothing(
     settings = {"variant": "classic", "seats": 2, "target_score": 500, "turn_timeout_s": 30}
     (ann,), table = await seat_players(server, nursery, ["Ann"], settings, bots=(1,))
     table.seats[0].away = True  # a bot plays Ann's seat: both seats move by themselves
-    table._schedule()
+    table.schedule.update()
     assert table.match_id is not None
     fill_up(store)
 
@@ -151,7 +151,7 @@ async def test_a_database_that_never_saves_again_keeps_the_table_paused(
     (ann,), table = await seat_players(server, nursery, ["Ann"], settings, bots=(1,))
     store.db.close()  # from now on every write fails
     table.seats[0].away = True
-    table._schedule()
+    table.schedule.update()
     paused = await ann.wait_for(lambda m: isinstance(m, TableInfo) and m.paused, 600)
     assert paused.paused == "cannot_save"
     await trio.sleep(600)

@@ -291,7 +291,7 @@ async def test_a_rematch_nobody_asks_for_any_more_does_not_start(nursery, autoju
     await bob.wait_for(lambda m: isinstance(m, TableInfo) and m.seats[0]["ready"])
     await ann.send(Ready(False))
     await pass_time(REMATCH_WAIT_S * 2, ann, bob)
-    assert table.status == "finished" and table.rematch_due is None
+    assert table.status == "finished" and table.clock.rematch_due is None
 
 
 # --- 3. bots never take a name people have ----------------------------------------------------
@@ -307,7 +307,7 @@ async def test_people_may_have_the_bots_names_and_sit_with_them(nursery, autojum
     for seat, client in enumerate(clients[1:], start=1):
         await client.send(JoinTable(info.id, seat))
         await client.wait_for(lambda m, s=seat: isinstance(m, TableInfo) and m.you == s)
-    names = [s["name"] for s in server.tables[info.id].seat_infos()]
+    names = [s["name"] for s in server.tables[info.id].seating.seat_infos()]
     assert names[:3] == people
     assert all(n.endswith(BOT_MARK) for n in names[3:]) and len(set(names)) == 6
 
@@ -362,7 +362,7 @@ async def test_the_clock_stops_for_nobody_at_a_table_of_people(nursery, autojump
     await ann.send(Pause(True))
     error = await ann.wait_for(Error)
     assert error.code == "not_alone" and error.ref == "pause"
-    assert not table.pauses
+    assert not table.clock.pauses
 
 
 async def test_leaving_or_dropping_starts_a_stopped_clock_again(nursery, autojump_clock) -> None:
@@ -373,7 +373,7 @@ async def test_leaving_or_dropping_starts_a_stopped_clock_again(nursery, autojum
     await ann.wait_for(lambda m: isinstance(m, TableInfo) and m.paused == "player")
     await ann.aclose()
     await trio.sleep(1)
-    assert not table.pauses and table.paused_at is None
+    assert not table.clock.pauses and table.clock.paused_at is None
 
 
 def test_an_older_database_gets_its_bots_renamed(tmp_path) -> None:

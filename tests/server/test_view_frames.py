@@ -97,14 +97,16 @@ def test_fast_view_frames_equal_the_reference(variant: str, seed: int) -> None:
     for step in range(3000):
         match = table.match
         table.seq = step
-        public_count, body = table._public_body(match)
+        public_count, body = table.audience.public_body(match)
         windows = tuple(
             (w.id, w.seat, w.final, w.called, catchable(match, w)) for w in match.windows
         )
         for seat in (0, 1, 2, 3, None):
             expected = reference_view(table, seat)
             frame = view_frame(
-                public_count + len(PRIVATE_KEYS), body, table._private_body(match, seat, windows)
+                public_count + len(PRIVATE_KEYS),
+                body,
+                table.audience.private_body(match, seat, windows),
             )
             assert frame == encode_frame(expected)
             assert msgpack.unpackb(frame[4:]) == msgpack.unpackb(encode_frame(expected)[4:])

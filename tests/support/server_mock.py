@@ -57,7 +57,7 @@ async def set_position(table: Table, clients: list[WireClient], **kwargs) -> Non
     assert state.settings == table.settings, "position settings must match the table's"
     state.action_no = 1000
     table.match = state
-    table._after_change([], turn_ended=True)
+    table.flow.after_change([], turn_ended=True)
     for client in clients:
         await client.wait_for(
             lambda m: (

@@ -2,7 +2,7 @@
 
 Sessions come back first (disconnected: each keeps its seat for the reconnect grace),
 then every open table with its match, rebuilt by replaying its journal through the
-engine (see :meth:`maumau.server.table.journal.Journaling.restore`). Each session and
+engine (see :meth:`maumau.server.table.journal.Journal.restore`). Each session and
 each table is restored on its own: one that fails is logged by id and the others
 start.
 """

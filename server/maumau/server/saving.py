@@ -12,7 +12,7 @@ commit. A table's record is written once per commit, however often it changed
 When the store cannot save (a full disk), nothing that depends on the failed writes
 is sent: the commit fails, every link *holds* its frames, and the outbox holds the
 frames that tell of a table from then on. Every open table pauses
-(:meth:`~maumau.server.table.clock.Clock.pause`): its timers stop and its players are
+(:meth:`~maumau.server.table.schedule.Schedule.pause`): its timers stop and its players are
 told (a ``table`` with ``paused: "cannot_save"``, sent past the held frames); the
 lobby refuses moves and other changes with ``cannot_save``. A task retries the commit
 with backoff; once one succeeds, the held frames go out in order, the tables resume

@@ -4,10 +4,14 @@ Say-Mau and catch claims wait in the table's :class:`~maumau.server.arbiter.Arbi
 until it decides (see its module); then each is applied to the match in the order the
 arbiter gives, and one ``mau_decision`` per call window tells everybody who was first,
 with every claim's time after the window opened and the lag compensation it got.
+
+:class:`Claims` keeps the arbiter and each open call window's times: when it opened
+(claims count from then) and when its minimum time is up.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from maumau.protocol.codec import encode_frame
@@ -16,10 +20,11 @@ from maumau.protocol.messages import (
     MauDecision,
 )
 
-from ..arbiter import Claim
+from ..arbiter import Arbiter, Claim
 from ..rules import (
     Action,
     Catch,
+    Event,
     IllegalAction,
     MatchState,
     SayMau,
@@ -27,19 +32,32 @@ from ..rules import (
     view,
 )
 from ..rules.events import FalseCatch
-from .journal import Journaling
 from .state import (
     MAX_STAMPS,
+    TableState,
 )
+from .views import Audience
+
+# What follows a change to the match (see MatchFlow.after_change).
+AfterChange = Callable[[list[Event], bool, Action | None], None]
 
 
-class Claims(Journaling):
+class Claims:
     """Deciding Mau claims (see the module docstring)."""
 
-    def _decide_claims(self) -> None:
-        if not self.arbiter.pending or self.match is None:
+    def __init__(self, state: TableState, audience: Audience) -> None:
+        self.state = state
+        self.audience = audience
+        self.arbiter = Arbiter()
+        self.window_opened: dict[int, float] = {}
+        self.window_due: dict[int, float] = {}
+
+    def decide(self, after_change: AfterChange) -> None:
+        """Apply the claims the arbiter has decided, each followed by ``after_change``,
+        then tell each window's decision."""
+        if not self.arbiter.pending or self.state.match is None:
             return
-        match = self.match
+        match = self.state.match
         by_window: dict[int, tuple[int, list[Claim], list[str], float]] = {}
         for claim in self.arbiter.take():
             target = claim.seat if claim.kind == "call" else claim.target
@@ -70,19 +88,45 @@ class Claims(Journaling):
                 by_window.setdefault(window, (target, [], [], opened))
                 by_window[window][1].append(claim)
                 by_window[window][2].append(outcome)
-            self._after_change(events, turn_ended=False, action=action)
+            after_change(events, False, action)
         for window, (target, claims, outcomes, opened) in by_window.items():
-            self._send_decision(window, target, outcomes[0], claims, opened)
+            self.send_decision(window, target, outcomes[0], claims, opened)
 
-    def _send_decision(
+    def send_decision(
         self, window: int, seat: int, outcome: str, claims: list[Claim], opened: float
     ) -> None:
-        self.seq += 1
+        state = self.state
+        state.seq += 1
         stamps = tuple(_stamp(c, opened) for c in claims[:MAX_STAMPS])
-        decision = MauDecision(self.id, self.seq, window, seat, outcome, stamps)
+        decision = MauDecision(state.id, state.seq, window, seat, outcome, stamps)
         frame = encode_frame(decision.to_wire())
-        self.recent.append(frame)  # for whoever arrives during this round
-        self._broadcast(decision, frame)
+        self.audience.recent.append(frame)  # for whoever arrives during this round
+        self.audience.broadcast(decision, frame)
+
+    def follow(self, match: MatchState, now: float) -> None:
+        """After a change: time the windows it opened, forget those it closed."""
+        opened, due = self.window_opened, self.window_due
+        open_ids = {w.id for w in match.windows}
+        for window in match.windows:
+            if window.id not in opened:
+                opened[window.id] = now
+                due[window.id] = now + self.state.settings.mau_window_ms / 1000
+        for gone in [w for w in opened if w not in open_ids]:
+            del opened[gone]
+            due.pop(gone, None)
+
+    def clear(self) -> None:
+        """A new match: no window is open."""
+        self.window_opened.clear()
+        self.window_due.clear()
+
+    def postpone(self, shift: float) -> None:
+        """The table's clock stopped for ``shift`` seconds: so did the windows and the
+        claims waiting for the arbiter."""
+        for timers in (self.window_due, self.window_opened):
+            for key in timers:
+                timers[key] += shift
+        self.arbiter.postpone(shift)
 
 
 def _stamp(claim: Claim, opened: float) -> dict[str, Any]:

@@ -4,8 +4,11 @@ Every accepted action is written to the store's open group (with the running tim
 before anything about it is sent: the server's flusher commits the group before it
 writes to any socket. The table's record (seats, who sits there, the match's id) is
 written once per commit however often it changes (:meth:`TableState.save`). After a
-restart :meth:`Journaling.restore` rebuilds the table from its record and its match
+restart :meth:`Journal.restore` rebuilds the table from its record and its match
 by replaying the journal through the engine.
+
+:class:`Journal` keeps the match's number in the store and how many of its actions
+are journaled.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from ..rules import (
 )
 from ..rules.events import RoundDealt
 from ..store import JournalEntry, MatchRecord, Store, TableRecord
+from .claims import Claims
+from .clock import Clock
 from .frames import event_frame
 from .host import Player
 from .seating import Seating
@@ -39,26 +44,45 @@ from .state import (
     REMATCH_WAIT_S,
     ROUND_PAUSE_S,
     SeatState,
+    TableState,
 )
+from .views import Audience
 
 log = logging.getLogger("maumau.table")
 
 
-class Journaling(Seating):
+class Journal:
     """The store's side of a table (see the module docstring)."""
 
-    def _journal(self, action: Action | None, now: float, round_ended: bool) -> None:
+    def __init__(
+        self,
+        state: TableState,
+        seating: Seating,
+        clock: Clock,
+        claims: Claims,
+        audience: Audience,
+    ) -> None:
+        self.state = state
+        self.seating = seating
+        self.clock = clock
+        self.claims = claims
+        self.audience = audience
+        self.match_id: int | None = None  # the match's number in the store
+        self.journal_n = 0  # actions of the current match journaled so far
+
+    def journal(self, action: Action | None, now: float, round_ended: bool) -> None:
         """Write the accepted action (and, at the end of a round or match, its result)
         to the store; the caller sends the views only afterwards."""
-        store = self.host.store
-        match = self.match
+        state = self.state
+        store = state.host.store
+        match = state.match
         if store is None or self.match_id is None or match is None:
             return
         try:
             self._write_journal(store, match, action, now, round_ended)
         except sqlite3.Error:
             # Play goes on; only recovery and records suffer. Say so loudly.
-            log.exception("table %d: the journal could not be written", self.id)
+            log.exception("table %d: the journal could not be written", state.id)
 
     def _write_journal(
         self, store: Store, match: MatchState, action: Action | None, now: float, ended: bool
@@ -67,7 +91,7 @@ class Journaling(Seating):
         if action is not None:
             self.journal_n += 1
             record = action_to_record(action)
-            store.append(self.match_id, self.journal_n, record, self.seq, self._timers(now))
+            store.append(self.match_id, self.journal_n, record, self.state.seq, self._timers(now))
         last = match.last_round
         if ended and last is not None:
             store.round_over(self.match_id, last.round_no, last.winner, last.points, [*last.scores])
@@ -81,9 +105,9 @@ class Journaling(Seating):
             return None if due is None else max(0, round((due - now) * 1000))
 
         return {
-            "turn": left(self.turn_due),
-            "next_round": left(self.next_round_due),
-            "windows": [[w, left(due)] for w, due in self.window_due.items()],
+            "turn": left(self.clock.turn_due),
+            "next_round": left(self.clock.next_round_due),
+            "windows": [[w, left(due)] for w, due in self.claims.window_due.items()],
         }
 
     def record(self) -> TableRecord:
@@ -98,28 +122,30 @@ class Journaling(Seating):
                 "session": s.session.id if s.session is not None else None,
                 "owner": s.owner.id if s.owner is not None else None,
             }
-            for s in self.seats
+            for s in self.seating.seats
         ]
+        state = self.state
         return TableRecord(
-            self.id,
-            self.name,
-            self.settings_wire,
-            self.creator,
-            self.password,
-            self.status,
+            state.id,
+            state.name,
+            state.settings_wire,
+            self.seating.creator,
+            self.seating.password,
+            state.status,
             seats,
-            self.seq,
+            state.seq,
             self.match_id,
-            self.creator_session,
+            self.seating.creator_session,
         )
 
     def write_record(self) -> None:
         """Write the table's record into the store's open group of writes now."""
-        if self.host.store is not None and not self.closed:
+        store = self.state.host.store
+        if store is not None and not self.state.closed:
             try:
-                self.host.store.save_table(self.record())
+                store.save_table(self.record())
             except sqlite3.Error:
-                log.exception("table %d: could not be saved", self.id)
+                log.exception("table %d: could not be saved", self.state.id)
 
     def restore(
         self,
@@ -128,8 +154,9 @@ class Journaling(Seating):
         match: MatchRecord | None,
         journal: list[JournalEntry],
         stopped: float | None = None,
-    ) -> None:
-        """Rebuild this (new, empty) table from the store after a restart.
+    ) -> bool:
+        """Rebuild this (new, empty) table's parts from the store after a restart;
+        whether it had a match.
 
         Seats get their sessions back (disconnected: the reconnect grace starts now);
         the match is rebuilt by replaying its journal through the engine; each timer
@@ -140,9 +167,13 @@ class Journaling(Seating):
         count.
         """
         now = trio.current_time()
-        self.status = record.status
-        self.seq = record.seq
-        for i, data in enumerate(record.seats[: len(self.seats)]):
+        table = self.state
+        seats = self.seating.seats
+        clock = self.clock
+        settings = table.settings
+        table.status = record.status
+        table.seq = record.seq
+        for i, data in enumerate(record.seats[: len(seats)]):
             seat = SeatState(
                 name=data.get("name"),
                 bot=bool(data.get("bot")),
@@ -156,32 +187,32 @@ class Journaling(Seating):
             if session is not None and not seat.bot:
                 seat.session = seat.owner = session
                 seat.disconnected_at = now
-                session.table = self
+                session.table = table.table
             elif owner is not None and not seat.bot:
                 seat.owner = owner  # stepped out: they may come back to it
-            elif not seat.bot and seat.name is not None and self.status == "playing":
+            elif not seat.bot and seat.name is not None and table.status == "playing":
                 seat.away = True  # nobody can come back to it: a bot plays on
-            self.seats[i] = seat
+            seats[i] = seat
         self._restore_creator(record, sessions)
-        voted = any(s.ready for s in self.seats if not s.bot)
-        if self.status == "finished" and self.tournament is None and voted:
-            self.rematch_due = now + REMATCH_WAIT_S  # a rematch was asked for: time again
+        voted = any(s.ready for s in seats if not s.bot)
+        if table.status == "finished" and table.tournament is None and voted:
+            clock.rematch_due = now + REMATCH_WAIT_S  # a rematch was asked for: time again
         if match is None:
-            if self.status == "playing":
-                self.status = "waiting"
-            return
+            if table.status == "playing":
+                table.status = "waiting"
+            return False
         self.match_id = match.id
-        state, dealt = new_match(self.settings, match.seed)
+        state, dealt = new_match(settings, match.seed)
         recent = RecentEvents(dealt)
         for entry in journal:
             recent.add(entry.seq, apply(state, action_from_record(entry.action)))
-        self.match = state
-        self.recent.extend(recent.frames(self.id, record.seq))
+        table.match = state
+        self.audience.recent.extend(recent.frames(table.id, record.seq))
         self.journal_n = len(journal)
         timers: dict[str, Any] = journal[-1].timers if journal else {}
         if journal:
-            self.seq = max(self.seq, journal[-1].seq)
-        self.seq += 1000  # claims decided after the last action were not journaled
+            table.seq = max(table.seq, journal[-1].seq)
+        table.seq += 1000  # claims decided after the last action were not journaled
 
         # How long the timers ran after the last journaled action (at most an hour:
         # a wall clock set back or forth meanwhile must not eat or give a turn).
@@ -196,55 +227,56 @@ class Journaling(Seating):
             return None if ms is None else now + ms / 1000
 
         if state.phase == "playing":
-            turn = left_ms(timers.get("turn")) if journal else self.settings.turn_timeout_s * 1000
-            self.turn_due = due(turn) if turn is not None else now + self.settings.turn_timeout_s
+            turn = left_ms(timers.get("turn")) if journal else settings.turn_timeout_s * 1000
+            clock.turn_due = due(turn) if turn is not None else now + settings.turn_timeout_s
         if state.phase == "round_over":
-            self.next_round_due = due(left_ms(timers.get("next_round"))) or now + ROUND_PAUSE_S
+            clock.next_round_due = due(left_ms(timers.get("next_round"))) or now + ROUND_PAUSE_S
         left = {int(w): left_ms(ms) for w, ms in timers.get("windows", [])}
+        claims = self.claims
         for window in state.windows:
-            ms = left.get(window.id, self.settings.mau_window_ms)
-            self.window_due[window.id] = now + (ms or 0) / 1000
-            self.window_opened[window.id] = now - (self.settings.mau_window_ms - (ms or 0)) / 1000
-        self.status = {"match_over": "finished"}.get(state.phase, "playing")
-        self._log(f"restored: {len(journal)} actions replayed, phase {state.phase}")
-        self._schedule()
+            ms = left.get(window.id, settings.mau_window_ms)
+            claims.window_due[window.id] = now + (ms or 0) / 1000
+            claims.window_opened[window.id] = now - (settings.mau_window_ms - (ms or 0)) / 1000
+        table.status = {"match_over": "finished"}.get(state.phase, "playing")
+        table.log(f"restored: {len(journal)} actions replayed, phase {state.phase}")
+        return True
 
     def _restore_creator(self, record: TableRecord, sessions: Mapping[str, Player]) -> None:
         """The creator's session after a restart. A record of an older database names
         no session: the player seated under the creator's name is taken (a seat names
         its session, so this is who sat there, not whoever uses the name now). A
         creator whose session was not kept hands the table over."""
+        seating = self.seating
         creator = record.creator_session
         if creator is None:
             creator = next(
                 (
                     s.session.id
-                    for s in self.seats
+                    for s in seating.seats
                     if s.session is not None and s.name == record.creator
                 ),
                 None,
             )
         if creator is not None and creator in sessions:
-            self.creator = sessions[creator].name
-            self.creator_session = creator
+            seating.creator = sessions[creator].name
+            seating.creator_session = creator
         else:
-            self._hand_over()
-        self.origin_session = self.creator_session
+            seating.hand_over()
+        seating.origin_session = seating.creator_session
 
     def close(self) -> None:
-        self.closed = True
-        if self._sleep is not None:
-            self._sleep.cancel()
-        if self.host.store is not None:
-            self.host.store.close_table(self.id, self.match_id)
-            if PLAYER in self.pauses:
-                self.host.store.hold_clock(self.id, None)
+        """The table closes: so does its record, and its clock's mark in the store."""
+        store = self.state.host.store
+        if store is not None:
+            store.close_table(self.state.id, self.match_id)
+            if PLAYER in self.clock.pauses:
+                store.hold_clock(self.state.id, None)
 
 
 class RecentEvents:
     """The current round's events, collected while a restored match replays its
     journal, so that whoever arrives after a restart is told the round so far, as
-    during play (:attr:`TableState.recent`).
+    during play (:attr:`Audience.recent`).
 
     Each journal entry carries the table's ``seq`` after its action: that of the last
     event the action caused, the others counting back one by one, so every event gets

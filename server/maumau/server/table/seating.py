@@ -22,30 +22,131 @@ keeps their name (the result names them) until a rematch gives it to a bot.
 
 Whoever arrives while a match is on, a new spectator or a player or spectator coming
 back, is told the round so far, then the match as it is now (see :mod:`.views`).
+
+:class:`Seating` holds who is here and changes it; telling everybody, and the timers
+that follow, are the table's (:class:`~.table.Table` runs each request through the
+parts in order).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from .. import bots, names
 from ..errors import TableError
 from .host import Player
-from .state import (
-    CANNOT_SAVE,
-    PLAYER,
-    SeatState,
-)
-from .views import Audience
+from .state import SeatState, TableState
 
 
-class Seating(Audience):
-    """Seats and spectators (see the module docstring)."""
+class Seating:
+    """The seats, the spectators and who holds the table (see the module docstring)."""
+
+    def __init__(
+        self,
+        state: TableState,
+        creator: str | None,
+        password: str | None,
+        bot_seats: dict[int, str],
+        creator_session: str | None,
+    ) -> None:
+        self.state = state
+        self.creator = creator  # the name shown; the session below is who it is
+        self.creator_session = creator_session
+        self.origin_session = creator_session  # who made it, for the lobby's caps
+        self.origin_address: str | None = None  # where they connected from
+        self.password = password
+        self.seats = [SeatState() for _ in range(state.settings.seats)]
+        for seat, level in bot_seats.items():
+            self.make_bot(seat, level)
+        self.spectators: list[Player] = []
+
+    def make_bot(self, seat: int, level: str = bots.DEFAULT_LEVEL) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise TableError(
+                "no_such_seat", f"there is no seat {seat} at this table", {"seat": seat}
+            )
+        if level not in bots.LEVELS:
+            raise TableError(
+                "bad_settings",
+                f"bot level must be one of {', '.join(bots.LEVELS)}",
+                {"field": "levels"},
+            )
+        # Not a name at the table, nor one a person here has without the mark ("Ada*"
+        # next to Ada would read as Ada); the first free one if every name is so.
+        used = {s.name for s in self.seats} | {self.creator}
+        people = {names.skeleton(n) for n in used if n}
+        free = [n for n in bots.BOT_NAMES if n not in used]
+        unlike = [n for n in free if names.skeleton(n.removesuffix(bots.BOT_MARK)) not in people]
+        name = (unlike or free)[0]
+        self.seats[seat] = SeatState(name=name, bot=True, level=level, ready=True)
+
+    def names(self) -> list[str]:
+        return [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
+
+    def seat_of(self, session: Player) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.session is session:
+                return i
+        return None
+
+    def kept_seat_of(self, player: Player) -> int | None:
+        """The seat ``player`` stepped out of and may take back, if any."""
+        for i, seat in enumerate(self.seats):
+            if seat.owner is player and seat.session is None:
+                return i
+        return None
+
+    def is_creator(self, session: Player) -> bool:
+        """Whether ``session`` holds the table: by its id, never by its name (another
+        connection may use the same name once the creator's session has gone)."""
+        return self.creator_session is not None and session.id == self.creator_session
+
+    def has_connected_humans(self) -> bool:
+        """Whether a connected person is here, or keeps a seat here (stepped out to
+        the lobby, say, to come back for the rematch)."""
+        return any(
+            s.owner is not None and s.owner.connected if s.session is None else s.session.connected
+            for s in self.seats
+        ) or any(s.connected for s in self.spectators)
+
+    def has_humans(self) -> bool:
+        """Whether anybody sits or watches here, or keeps a seat here."""
+        return any(s.session is not None or s.owner is not None for s in self.seats) or bool(
+            self.spectators
+        )
+
+    def level(self, seat: int) -> str:
+        """The bot level playing ``seat`` (a human's seat is played at the default)."""
+        state = self.seats[seat]
+        return state.level if state.bot else bots.DEFAULT_LEVEL
+
+    def bot_flags(self) -> list[bool]:
+        return [s.bot for s in self.seats]
+
+    def seat_infos(self) -> tuple[dict[str, Any], ...]:
+        infos = []
+        for s in self.seats:
+            info = {
+                "name": s.name,
+                "bot": s.bot,
+                "connected": s.bot or (s.session is not None and s.session.connected),
+                "away": s.away,
+                "ready": s.ready,
+            }
+            if s.bot:
+                info["level"] = s.level
+            infos.append(info)
+        return tuple(infos)
 
     def check_password(self, password: str | None) -> None:
         if self.password is not None and password != self.password:
             raise TableError("wrong_password", "this table is locked; the password is wrong")
 
     def check_open(self) -> None:
-        if self.closed:
-            raise TableError("no_such_table", f"table {self.id} has closed", {"table": self.id})
+        if self.state.closed:
+            raise TableError(
+                "no_such_table", f"table {self.state.id} has closed", {"table": self.state.id}
+            )
 
     def free_seat(self, seat: int | None, password: str | None) -> int:
         """The seat a join would take; raises TableError if it cannot be had."""
@@ -62,16 +163,15 @@ class Seating(Audience):
             )
         elif self.seats[seat].taken:
             raise TableError("seat_taken", f"seat {seat} is taken", {"seat": seat})
-        if self.status == "playing":
+        if self.state.status == "playing":
             raise TableError("match_running", "the match has started; watch it instead")
         return seat  # (after a match, a free seat is one for the rematch)
 
     def join(self, session: Player, seat: int | None, password: str | None) -> int:
+        """Seat ``session`` (see :meth:`free_seat`); the seat's number."""
         seat = self.free_seat(seat, password)
         self.seats[seat] = SeatState(name=session.name, session=session, owner=session)
-        self._log(f"{session.name} sits at seat {seat}")
-        self.changed()
-        self._send_arrival(session)  # after a match: how it ended
+        self.state.log(f"{session.name} sits at seat {seat}")
         return seat
 
     def watch(self, session: Player, password: str | None) -> None:
@@ -82,51 +182,44 @@ class Seating(Audience):
         if self.seat_of(session) is not None:
             raise TableError("already_seated", "you sit at this table")
         self.spectators.append(session)
-        self._log(f"{session.name} watches")
-        self.changed()
-        self._send_arrival(session)
+        self.state.log(f"{session.name} watches")
 
-    def leave(self, session: Player, keep: bool = True) -> None:
-        """``session`` leaves: as a spectator, or from its seat. A seat in a running or
-        finished match stays the player's (``keep``; see the module docstring); with
-        ``keep`` false (the session ends) it is let go (:meth:`_let_go`)."""
+    def stop_watching(self, session: Player) -> None:
         if session in self.spectators:
             self.spectators.remove(session)
-        if PLAYER in self.pauses and self.seat_of(session) is not None:
-            self.resume(PLAYER)  # the one who stopped the clock goes
+
+    def vacate(self, session: Player, keep: bool) -> None:
+        """``session`` leaves its seat. A seat in a running or finished match stays the
+        player's (``keep``; see the module docstring); with ``keep`` false (the
+        session ends) it is let go (:meth:`_let_go`). The table passes on if it was
+        theirs."""
+        status = self.state.status
         for i, seat in enumerate(self.seats):
             if seat.session is session:
-                if self.status == "waiting":
+                if status == "waiting":
                     self.seats[i] = SeatState()
                 else:
                     # The seat stays; a bot plays it from now on (in a running match).
                     seat.session = None
-                    seat.away = self.status == "playing"
+                    seat.away = status == "playing"
                     seat.ready = False  # a rematch asked for is asked no more
                     seat.disconnected_at = None
                     if not keep:
                         self._let_go(i)
-                self._log(f"{session.name} leaves seat {i}" + (" (kept)" if keep else ""))
+                self.state.log(f"{session.name} leaves seat {i}" + (" (kept)" if keep else ""))
         if not keep:
-            self.release(session, tell=False)
+            self.release(session)
         if self.is_creator(session):
-            self._hand_over()
-        self.changed()
-        self._schedule()
+            self.hand_over()
 
-    def release(self, player: Player, tell: bool = True) -> bool:
+    def release(self, player: Player) -> bool:
         """``player`` lets go of the seat they stepped out of here, if any (see
         :meth:`_let_go`). Whether there was one."""
         seat = self.kept_seat_of(player)
         if seat is None:
             return False
         self._let_go(seat)
-        self._log(f"{player.name} lets seat {seat} go")
-        if tell:
-            if self.is_creator(player):
-                self._hand_over()
-            self.changed()
-            self._schedule()
+        self.state.log(f"{player.name} lets seat {seat} go")
         return True
 
     def _let_go(self, i: int) -> None:
@@ -134,13 +227,14 @@ class Seating(Audience):
         it to the end; after a match it keeps its player's name (the result names
         them) until the rematch gives it to a bot; a waiting table frees it."""
         seat = self.seats[i]
-        if self.status == "waiting":
+        status = self.state.status
+        if status == "waiting":
             self.seats[i] = SeatState()
             return
         seat.owner = None
         seat.session = None
         seat.ready = False
-        seat.away = self.status == "playing"
+        seat.away = status == "playing"
 
     def take_back(self, session: Player) -> int | None:
         """Seat ``session`` again in the seat it stepped out of, if it kept one here:
@@ -150,20 +244,16 @@ class Seating(Audience):
         seat = self.kept_seat_of(session)
         if seat is None:
             return None
-        if session in self.spectators:
-            self.spectators.remove(session)
+        self.stop_watching(session)
         state = self.seats[seat]
         state.session = session
         state.away = False
         state.disconnected_at = None
         state.timeouts = 0
-        self._log(f"{session.name} takes seat {seat} back")
-        self.changed()
-        self._send_arrival(session)
-        self._schedule()
+        self.state.log(f"{session.name} takes seat {seat} back")
         return seat
 
-    def _hand_over(self) -> None:
+    def hand_over(self) -> None:
         """The creator has gone: the table passes to the human at the lowest seat still
         held by a player, else to the spectator watching longest, else to nobody."""
         heirs = [s.session for s in self.seats if s.session is not None]
@@ -172,30 +262,50 @@ class Seating(Audience):
         self.creator = heir.name if heir is not None else None
         self.creator_session = heir.id if heir is not None else None
         if heir is not None:
-            self._log(f"{heir.name} holds the table now")
+            self.state.log(f"{heir.name} holds the table now")
 
-    def disconnected(self, session: Player) -> None:
-        seat = self.seat_of(session)
+    def dropped(self, session: Player, seat: int | None, now: float) -> None:
+        """``session``'s connection dropped: its seat (``seat``) is kept for it; as a
+        spectator it is gone."""
         if seat is not None:
-            if PLAYER in self.pauses:
-                self.resume(PLAYER)  # the one who stopped the clock has gone
-            self.seats[seat].disconnected_at = self.now()
-            self._log(f"{session.name} (seat {seat}) disconnected; the seat is kept")
-        if session in self.spectators:
-            self.spectators.remove(session)
-        self.changed()
-        self._schedule()
+            self.seats[seat].disconnected_at = now
+            self.state.log(f"{session.name} (seat {seat}) disconnected; the seat is kept")
+        self.stop_watching(session)
 
-    def reconnected(self, session: Player) -> None:
+    def returned(self, session: Player) -> None:
+        """``session`` is back after a dropped connection: in its seat, else watching."""
         seat = self.seat_of(session)
         if seat is None and session not in self.spectators:
             self.spectators.append(session)
         if seat is not None:
             self.seats[seat].disconnected_at = None
             self.seats[seat].away = False
-            self._log(f"{session.name} is back at seat {seat}")
-        self.changed()
-        self._send_arrival(session)
-        if CANNOT_SAVE in self.pauses:
-            self._send_pause()  # why nothing else comes yet
-        self._schedule()
+            self.state.log(f"{session.name} is back at seat {seat}")
+
+    def seat_drawn(self, seat: int, name: str, player: Player | None, now: float) -> None:
+        """Give ``seat`` to ``player``, drawn there by a tournament before the match
+        starts. None: the player's session is gone, and a bot plays the seat, kept in
+        their name, from the start; one who is not connected gets the seat kept as if
+        they had just dropped (at ``now``)."""
+        if player is None:
+            self.seats[seat] = SeatState(name=name, away=True)
+            return
+        state = SeatState(name=name, session=player, owner=player)
+        if not player.connected:
+            state.disconnected_at = now
+        self.seats[seat] = state
+
+    def give_back_drawn(self, seat: int, player: Player) -> None:
+        """``seat`` was drawn for ``player``: if they stepped out of it while the match
+        runs (a bot plays it), it is theirs to take back as any seat one stepped out
+        of (a table restored from an older database did not keep whose it was)."""
+        state = self.seats[seat]
+        if not state.bot and state.session is None:
+            state.owner = player
+
+    def postpone(self, shift: float) -> None:
+        """The table's clock stopped for ``shift`` seconds: so does each reconnect
+        grace."""
+        for seat in self.seats:
+            if seat.disconnected_at is not None:
+                seat.disconnected_at += shift
