@@ -561,7 +561,7 @@ def test_only_the_host_has_h_and_x_in_the_lobby() -> None:
             assert "H host" in footer(app) and "X close" in footer(app)
             await pilot.press("X")
             await until(pilot, lambda: isinstance(app.screen, AskScreen))
-            assert "Close the table Friday?" in screen_text(app)
+            assert "Close the table “Friday”?" in screen_text(app)
             await pilot.press(*"last orders", "enter")
             await until(pilot, lambda: app.sent)
             await pilot.press("X", "escape")  # Esc: nothing sent
@@ -587,7 +587,7 @@ def test_x_on_a_tournament_in_the_lobby_calls_it_off_with_the_hosts_words() -> N
             await pilot.press("t")  # into the tournaments' list
             await pilot.press("X")
             await until(pilot, lambda: isinstance(app.screen, AskScreen))
-            assert "Call the tournament Spring Cup off?" in screen_text(app)
+            assert "Call the tournament “Spring Cup” off?" in screen_text(app)
             await pilot.press(*"rain", "enter")
             await until(pilot, lambda: app.sent)
 

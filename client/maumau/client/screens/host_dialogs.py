@@ -183,9 +183,9 @@ def ask_close(app: Any, summary: dict[str, Any], tournament: bool) -> None:
     name = str(summary.get("name", ""))
     ident = int(summary["id"])
     if tournament:
-        title = _("Call the tournament {name} off? Its players are told.").format(name=name)
+        title = _("Call the tournament “{name}” off? Its players are told.").format(name=name)
     else:
-        title = _("Close the table {name}? Everyone at it goes to the lobby.").format(name=name)
+        title = _("Close the table “{name}”? Everyone at it goes to the lobby.").format(name=name)
 
     def answered(values: list[str] | None) -> None:
         if values is None:
