@@ -312,7 +312,7 @@ def test_a_browser_guest_never_gets_a_key(homes: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("MAUMAU_WEB_GAME", "127.0.0.1:7766")
     monkeypatch.setenv("MAUMAU_WEB_KEY", "ab" * 32)
     guest.main()
-    assert made[0].web_key is not None and made[0].connection.host_key is None
+    assert made[0].connecting.web_key is not None and made[0].connection.host_key is None
     app = MauMauApp("127.0.0.1", 7766, "", web_key=b"k" * 32, host_key=KEY)
     assert app.connection.host_key is None
 

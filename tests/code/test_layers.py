@@ -113,7 +113,16 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("client net", ["maumau.client.net", "maumau.client.address", "maumau.client.discovery"]),
     ("client widgets", ["maumau.client.widgets.*"]),
     ("client screens", ["maumau.client.screens.*"]),
-    ("client app", ["maumau.client.connection", "maumau.client.app"]),
+    (
+        "client app",
+        [
+            "maumau.client.connection",
+            "maumau.client.app_shell",
+            "maumau.client.app_connect",
+            "maumau.client.app_routes",
+            "maumau.client.app",
+        ],
+    ),
     ("client cli", ["maumau.client.cli", "maumau.client.local"]),
     (
         "client web",

@@ -6,42 +6,32 @@ The app owns a :class:`~maumau.client.connection.Connection`, run by the
 :meth:`MauMauApp.network` worker on the app's own asyncio loop, which posts every
 server message to the app (:class:`~maumau.client.connection.ServerMessage`) and
 says when the connection is lost or refused
-(:class:`~maumau.client.connection.ConnectionChanged`). :meth:`on_server_message`
-first holds each message to the protocol's invariants
-(:func:`maumau.client.checks.admitted`: one that breaks them is skipped and
-logged), then folds it into the :class:`~maumau.client.model.Model` and tells the
-screens that show it to redraw; it also moves between the lobby and table screens
-when the server says the player sat down or left. When the server moves the player
-to another table (a ``table`` message for another id than the one shown: the next
-series of a tournament), the old table's screen goes with every dialog over it (a
-"Leave this table?" answered there would leave the new table), and so does a
-question left open over the screen the table covers ("Withdraw from the
-tournament?"); the new table gets a screen of its own. A lost connection shows a banner
-on every screen while the connection reconnects, and freezes the table (the model
-is ``offline``: no move is offered, the turn's countdown stops) until the next
-``welcome`` and the views after it; a refused one goes back to the connect screen
-with the reason. Every ``hello`` carries the name's secret from
-:mod:`maumau.client.config` (a server that keeps records then gives the player's
-session back after a crash or a closed terminal).
+(:class:`~maumau.client.connection.ConnectionChanged`). What the app does with them
+is the work of two parts that hold their own state, each with its theory:
 
-Screens never import the app. They read its state through
-:class:`~maumau.client.host.Host` and post what they want done
+- :class:`~maumau.client.app_connect.Connecting`: where the app connects and as
+  whom (given, asked on the connect screen, a browser guest's login), a fresh
+  :class:`~maumau.client.model.Model` for every connection, and what a refused
+  connection or a ``welcome`` means (the connect screen again; the session
+  remembered);
+- :class:`~maumau.client.app_routes.Routes`: every server message held to the
+  protocol's invariants, folded into the model, and shown: which screens redraw,
+  and the moves between the lobby, the tables, a tournament and the records. A lost
+  connection freezes the table and shows a banner on every screen while the
+  connection reconnects, until the next ``welcome``.
+
+The app itself keeps what every screen shares: the banner (a lost connection, a
+paused table, a bot playing the player's seat), the minimum size (below it a screen
+shows only what to do, and keys reach none), toasts and errors, and the Textual
+handlers, which hand each request to its part. Screens never import the app. They
+read its state through :class:`~maumau.client.host.Host` and post what they want done
 (:mod:`maumau.client.screens.messages`): :meth:`on_to_server` sends a protocol
 message, :meth:`on_connect_requested` connects, :meth:`on_table_left` goes back to
-the lobby, :meth:`on_replay_requested` opens a replay.
+the lobby, :meth:`on_replay_requested` opens a replay. The parts see the app as a
+:class:`~maumau.client.app_shell.Shell`.
 
-Tournaments: the lobby or the new-tournament dialog say which tournament the player
-asked for (:class:`~maumau.client.screens.messages.TournamentWanted`), and the app
-shows its screen when the server's ``tournament`` message answers (a refusal says
-why instead). While the player follows a tournament every ``tournament`` message
-redraws that screen; a series' ``table`` message takes the player to the table over
-it, and leaving a table while following a tournament comes back to its screen.
-
-The records (leaderboard, history, replays) are screens over the lobby. Their
-answers are folded into the model like everything else, and the app tells each
-records screen that is open to redraw. With ``--replay MATCH`` the app shows only
-that replay: the lobby and tables the server sends are kept in the model but not
-shown, and leaving the replay quits.
+With ``--replay MATCH`` the app shows only that replay, and leaving it quits. With
+``--local`` (:mod:`maumau.client.local`) it plays against bots of an embedded server.
 
 Whatever the server or other players wrote is shown as written, never as markup or
 a terminal escape (:mod:`maumau.client.literal`): the link cleans each message, the
@@ -50,19 +40,15 @@ screens give their widgets ``Text``, and :meth:`MauMauApp.notify` never reads ma
 The server's host (protocol 9): with the server's host key (``host_key``, given by
 the CLI only, never to a browser guest) every hello proves it, and a ``welcome``
 with ``host`` gives the session the host's powers: H in the lobby opens the host
-screen (:class:`~maumau.client.screens.host.HostScreen`), redrawn at every
-``host_view``. What the host does to a player arrives as a ``notice``: folded into
-the model (an announcement joins the chats, a closed table is left) and said in a
-toast here; a closed table's player is taken to the lobby.
+screen (:class:`~maumau.client.screens.host.HostScreen`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
 
 from textual import events, work
 from textual.app import App
@@ -71,42 +57,18 @@ from textual.driver import Driver
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from maumau.protocol.messages import (
-    Back,
-    Bye,
-    ChatLine,
-    CreateTable,
-    Error,
-    GameEvent,
-    HostView,
-    Lobby,
-    Matches,
-    MauDecision,
-    Message,
-    Notice,
-    Replay,
-    Stats,
-    TableInfo,
-    Tournament,
-    View,
-    Welcome,
-)
+from maumau.protocol.messages import Back, Bye, Message
 
-from . import config
 from .address import server_label
-from .checks import admitted
+from .app_connect import Connecting
+from .app_routes import Routes
 from .connection import Connection, ConnectionChanged, ServerMessage
 from .i18n import N_, _
-from .literal import ascii_fold, clean, literal
+from .literal import ascii_fold, clean
 from .model import Model
-from .model_records import RECORDS_REQUESTS
-from .screens.confirm import ConfirmScreen
-from .screens.connect import ConnectScreen
 from .screens.help import LanguageChanged
 from .screens.history import HistoryScreen
-from .screens.host import HostScreen
 from .screens.leaderboard import LeaderboardScreen
-from .screens.lobby import LobbyScreen
 from .screens.messages import (
     ConnectRequested,
     ReplayRequested,
@@ -115,22 +77,15 @@ from .screens.messages import (
     TournamentClosed,
     TournamentWanted,
 )
-from .screens.records_base import RecordsScreen
-from .screens.replay import LoneReplayScreen, ReplayScreen
+from .screens.replay import ReplayScreen
 from .screens.table import TableScreen
-from .screens.tournament import TournamentScreen
-from .screens.web_login import WebLoginRequested, WebLoginScreen
+from .screens.web_login import WebLoginRequested
 from .widgets.banner import Banner
 from .widgets.too_small import TooSmall, fits
-from .words import error_line
 
-S = TypeVar("S")
 PAUSED_TEXT = N_("Paused: the server cannot save (its disk may be full). Nothing is lost.")
 HELD_TEXT = N_("Paused: the clock stands still while you read the help.")
 AWAY_TEXT = N_("A bot plays for you: press any key to take your seat back.")
-
-# The requests a ``tournament`` message answers: a refusal of one shows no screen.
-TOURNAMENT_REQUESTS = ("watch_tournament", "create_tournament", "join_tournament")
 
 ASCII_KEYS = {"⏎": "Enter", "←→": "<->", "⇥": "Tab", "↑": "Up", "↓": "Down"}
 
@@ -149,11 +104,6 @@ def ascii_driver(base: type[Driver]) -> type[Driver]:
     return AsciiDriver
 
 
-def error_text(error: Error) -> str:
-    """A refusal in the player's language (from its code and ``details``)."""
-    return error_line(error.code, error.details, error.message)
-
-
 class MauMauApp(App[None]):
     """maumau's terminal client."""
 
@@ -170,7 +120,7 @@ class MauMauApp(App[None]):
         port: int | None,
         name: str,
         ascii_only: bool = False,
-        on_welcome: Callable[[MauMauApp], object] | None = None,
+        on_welcome: Callable[[MauMauApp], Awaitable[object]] | None = None,
         remember: bool = True,
         replay: int | None = None,
         local: bool = False,
@@ -190,22 +140,15 @@ class MauMauApp(App[None]):
         self.connection.host_key = host_key if web_key is None else None
         self.connection.key_only_here = key_only_here  # (the key file found, not given)
         self.ascii_only = ascii_only
-        self.on_welcome = on_welcome
-        self.remember = remember
         self.replay_match = replay  # maumau-client --replay: show only this match
         self.replay_password: str | None = None  # --password: the replayed match's table's
         self.local = local  # maumau-client --local (see Host.local)
-        # A browser guest's client (maumau-web): the server is fixed, the name and PIN
-        # asked in the page, the name's secret derived from them with this key.
-        self.web_key = web_key
         self.back_sent = False  # "back" is on its way (until the next table message)
         self.banner_text: str | None = None  # why the connection is down, while it is
         self.paused_text: str | None = None  # why the table is paused, while it is
         self.model = Model()
-        # A tournament's screen asked for (its id, None: the one being created), shown
-        # when the server's ``tournament`` answers.
-        self.wants_tournament = False
-        self.wanted_tournament: int | None = None
+        self.connecting = Connecting(self, remember, web_key, on_welcome)
+        self.routes = Routes(self, self.connecting.welcomed)
         # Signals that end the app as a quit does, the terminal restored (set by the
         # CLI: SIGTERM, and SIGHUP when the terminal or the SSH connection goes away).
         self.exit_signals: tuple[signal.Signals, ...] = ()
@@ -283,6 +226,8 @@ class MauMauApp(App[None]):
             return
         await super().on_event(event)
 
+    # --- what every screen shows ------------------------------------------------------
+
     def set_banner(self, text: str | None) -> None:
         """Show ``text`` at the top of every screen (None hides it); while there is
         none, the table's pause, if any, is shown there."""
@@ -311,42 +256,6 @@ class MauMauApp(App[None]):
             self.paused_text = text
             self.set_banner(self.banner_text)
 
-    def start(self) -> None:
-        """Connect, or ask where to (a browser guest: as whom)."""
-        host, port, name = self.connection.host, self.connection.port, self.connection.name
-        if self.web_key is not None:
-            self.push_screen(WebLoginScreen(self.server_label, name))
-        elif host and port:
-            self.connect_to(host, port, name)
-        else:
-            saved = config.load()
-            address = saved.get("server", "")
-            self.push_screen(
-                ConnectScreen(address, name or saved.get("name", ""), discover=self.discover)
-            )
-
-    def connect_to(self, host: str, port: int, name: str, password: str | None = None) -> None:
-        # The embedded server of --local keeps no records: no secret to keep for it.
-        # --replay only watches: with the secret it would take the player's own
-        # session over (seat included) from the client they play with, so it comes
-        # as a viewer without a secret, under a name that reserves nothing.
-        if self.replay_match is not None:
-            self.connection.aim(host, port, f"{name[:15].rstrip()} (replay)", None, password)
-        else:
-            secret = config.secret_for(name) if self.remember else None
-            self.connection.aim(host, port, name, secret, password)
-        self.model = Model()
-        self.network()
-
-    @work(exclusive=True, group="net", exit_on_error=False)
-    async def network(self) -> None:
-        await self.connection.run(self.model)
-
-    async def send(self, message: Message) -> None:
-        problem = await self.connection.send(message)
-        if problem is not None:
-            self.show_error(problem)
-
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)
         if self.ascii_only and not shown.isascii():
@@ -372,11 +281,39 @@ class MauMauApp(App[None]):
         """At the table, under the hand (next to what caused it); elsewhere a toast.
         ``text`` may hold the server's or the system's words: it is cleaned first."""
         text = clean(text)
-        screen = self._find(TableScreen)
+        screen = self.routes.find(TableScreen)
         if screen is not None and self.screen is screen:
             screen.show_problem(text)
         else:
             self.notify(text, severity="warning", timeout=4)
+
+    # --- the connection ---------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect, or ask where to (a browser guest: as whom)."""
+        self.connecting.start()
+
+    @work(exclusive=True, group="net", exit_on_error=False)
+    async def network(self) -> None:
+        await self.connection.run(self.model)
+
+    async def send(self, message: Message) -> None:
+        problem = await self.connection.send(message)
+        if problem is not None:
+            self.show_error(problem)
+
+    def on_connection_changed(self, event: ConnectionChanged) -> None:
+        if self.connection.quitting or not self.is_running:
+            return  # shutting down: the screens are going away
+        if event.fatal:
+            self.connecting.refused(event)
+        else:
+            self.routes.frozen(event.text)
+
+    async def on_server_message(self, event: ServerMessage) -> None:
+        if not self.is_running:
+            return  # shutting down: the screens are going away
+        await self.routes.arrived(event.message)
 
     # --- what the screens ask ---------------------------------------------------------
 
@@ -384,38 +321,16 @@ class MauMauApp(App[None]):
         await self.send(event.message)
 
     def on_connect_requested(self, event: ConnectRequested) -> None:
-        if self.web_key is not None:
-            return  # a browser guest plays on the host's server only
-        password = event.password
-        same = (event.host, event.port) == (self.connection.host, self.connection.port)
-        if password is None and same:
-            password = self.connection.password  # the one typed for this server before
-        self.connect_to(event.host, event.port, event.name, password)
+        self.connecting.requested(event)
 
     def on_web_login_requested(self, event: WebLoginRequested) -> None:
-        """A browser guest's name and PIN: connect to the one server there is, with
-        the secret they derive (see :mod:`maumau.client.web.identity`)."""
-        from .web.identity import name_secret
-
-        host, port = self.connection.host, self.connection.port
-        if self.web_key is None or not host or not port:
-            return
-        self.connection.name = event.name
-        secret = name_secret(event.name, event.pin, self.web_key)
-        self.connection.aim(host, port, event.name, secret, event.password)
-        self.model = Model()
-        self.network()
+        self.connecting.web_login(event)
 
     def on_table_left(self, event: TableLeft) -> None:
-        self.model.left_table()
-        self.show_lobby()
-        if self.model.tournament is not None:
-            self.show_tournament()  # the player follows one: back to its screen
+        self.routes.table_left()
 
     def on_tournament_wanted(self, event: TournamentWanted) -> None:
-        self.model.follow(event.password)
-        self.wants_tournament = True
-        self.wanted_tournament = event.tournament
+        self.routes.tournament_wanted(event.tournament, event.password)
 
     def on_tournament_closed(self, event: TournamentClosed) -> None:
         if event.unfollow:
@@ -431,242 +346,11 @@ class MauMauApp(App[None]):
     def action_history(self) -> None:
         self.push_screen(HistoryScreen())
 
-    # --- what the connection says -------------------------------------------------------
-
-    def on_connection_changed(self, event: ConnectionChanged) -> None:
-        if self.connection.quitting or not self.is_running:
-            return  # shutting down: the screens are going away
-        if event.fatal and self.replay_match is not None:
-            self.exit(return_code=1, message=literal(f"maumau-client: {event.text}"))
-            return
-        if event.fatal:
-            self.set_banner(None)
-            self.model.offline = False
-            self.switch_to_connect(event.text or "", event.password)
-            return
-        self.model.lost_connection()
-        self.set_banner(event.text)
-        table = self._find(TableScreen)
-        if table is not None:
-            table.refresh_model()  # frozen: the moves' keys off, the countdown stopped
-        tournament = self._find(TournamentScreen)
-        if tournament is not None:
-            tournament.refresh_model()  # its keys off while nothing reaches the server
-
-    def switch_to_connect(self, message: str, ask_password: bool = False) -> None:
-        """Back to the connect screen, saying why; ``ask_password``: the server wants
-        its password (the screen asks for it)."""
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-        if self.web_key is not None:  # a browser guest may not choose another server
-            self.push_screen(
-                WebLoginScreen(self.server_label, self.connection.name, message, ask_password)
-            )
-            return
-        self.push_screen(
-            ConnectScreen(
-                self.server_label, self.connection.name, message, self.discover, ask_password
-            )
-        )
-
-    async def on_server_message(self, event: ServerMessage) -> None:
-        if not self.is_running:
-            return  # shutting down: the screens are going away
-        model = self.model
-        message = admitted(event.message, model.seats_of(event.message))
-        if message is None:
-            return  # it breaks the protocol's invariants: skipped (and logged)
-        was = model.tournament.info.state if model.tournament is not None else None
-        if not model.apply(message):
-            return
-        if isinstance(message, Welcome):
-            await self._welcomed(message)
-            return
-        if isinstance(message, (Stats, Matches, Replay)) or (
-            isinstance(message, Error) and message.ref in RECORDS_REQUESTS
-        ):
-            screens = self._records_screens()
-            for records in screens:
-                records.refresh_records()
-            if not screens and isinstance(message, Error):
-                self.show_error(error_text(message))
-            return
-        if self.replay_match is not None:
-            return  # only the replay is shown
-        table = self._find(TableScreen)
-        if isinstance(message, Lobby):
-            if model.table is None and not self.local:
-                self.show_lobby()  # (--local shows only its table: leaving it quits)
-        elif isinstance(message, TableInfo):
-            self.back_sent = False
-            self.set_paused(message.paused, model.away)
-            self._show_table(full=True)
-        elif isinstance(message, View):
-            if table is not None:
-                table.refresh_model()
-            else:
-                self._show_table(full=True)
-        elif isinstance(message, Tournament):
-            self._tournament_arrived(message, was)
-        elif isinstance(message, HostView):
-            host_screen = self._find(HostScreen)
-            if host_screen is not None:
-                host_screen.refresh_model()
-        elif isinstance(message, Notice):
-            self._noticed(message, table)
-        elif isinstance(message, (GameEvent, MauDecision)):
-            if table is not None:
-                table.add_log(model.log[-1])
-        elif isinstance(message, ChatLine):
-            if message.scope == "table" and table is not None:
-                table.add_chat(f"{message.sender}: {message.text}")
-            lobby = self._find(LobbyScreen)
-            if message.scope == "lobby" and lobby is not None:
-                lobby.refresh_model()
-        elif isinstance(message, Error):
-            if message.ref in TOURNAMENT_REQUESTS:
-                self.wants_tournament = False
-            if message.ref == "leave_table" or message.code == "not_at_table":
-                model.left_table()
-            if not (message.fatal and message.ref == "hello"):  # the connect screen says it
-                self.show_error(error_text(message))
-
-    def _noticed(self, notice: Notice, table: TableScreen | None) -> None:
-        """What the host did that concerns this player (folded into the model
-        already), said in a toast; an announcement is in the chats too, and a
-        closed table's player goes to the lobby."""
-        text = self.model.notice_text(notice)
-        if notice.kind == "announcement":
-            self.notify(text, timeout=15)
-            lobby = self._find(LobbyScreen)
-            if lobby is not None:
-                lobby.refresh_model()
-            if table is not None and self.model.table is not None:
-                table.add_chat(text)
-        elif notice.kind == "table_closed":
-            if self.model.table is None and table is not None:
-                self.show_lobby()
-            self.notify(text, severity="warning", timeout=10)
-        elif notice.kind == "muted":
-            self.notify(text, severity="warning", timeout=10)
-        elif text:
-            self.notify(text, timeout=10)
-
-    def _tournament_arrived(self, message: Tournament, was: str | None = None) -> None:
-        """Redraw the tournament's screen, or show it if the player asked for it. When
-        the final starts and the player, not in it, is elsewhere (in the lobby, at
-        another table), a toast says so: nothing else would tell them."""
-        screen = self._find(TournamentScreen)
-        wanted = self.wants_tournament and self.wanted_tournament in (None, message.id)
-        if wanted:
-            self.wants_tournament = False
-        if screen is not None:
-            screen.refresh_model()
-        elif wanted and self.model.table is None:
-            self.show_tournament()
-        if message.state == "final" and was not in (None, "final") and self.screen is not screen:
-            following = self.model.tournament
-            me = following.me() if following is not None else None
-            if me is None or me.get("table") is None:
-                text = _("The final of {name} has started: t in the lobby opens it, to watch.")
-                self.notify(text.format(name=message.name), timeout=8)
-
-    async def _welcomed(self, message: Welcome) -> None:
-        self.set_banner(None)  # (the model is back online: Model.apply)
-        table = self._find(TableScreen)
-        if table is not None:
-            table.refresh_model()
-        tournament = self._find(TournamentScreen)
-        if tournament is not None:
-            tournament.refresh_model()
-        if self.connection.welcome(message.resumed):
-            self.notify(_("The server forgot your session: back to the lobby."))
-        if not self.model.is_host:  # (no longer) the host: the host screen goes
-            while self._find(HostScreen) is not None and len(self.screen_stack) > 1:
-                self.pop_screen()
-        lobby = self._find(LobbyScreen)
-        if lobby is not None:
-            lobby.refresh_bindings()  # H and X are the host's keys
-        if self.remember and self.connection.host and self.replay_match is None:
-            config.save({"server": self.server_label, "name": message.name})
-        if self.on_welcome is not None and not message.resumed:
-            callback, self.on_welcome = self.on_welcome, None
-            await callback(self)  # type: ignore[misc]
-        if self.replay_match is not None and not self._records_screens():
-            self.push_screen(LoneReplayScreen(self.replay_match, password=self.replay_password))
-        for records in self._records_screens():
-            records.reconnected()
-
-    # --- places -------------------------------------------------------------------------
-
-    def _records_screens(self) -> list[RecordsScreen]:
-        return [s for s in self.screen_stack if isinstance(s, RecordsScreen)]
-
-    def _find(self, kind: type[S]) -> S | None:
-        """The screen of this kind in the stack, if one is open."""
-        for screen in self.screen_stack:
-            if isinstance(screen, kind):
-                return screen
-        return None
-
-    def show_lobby(self) -> None:
-        self.set_paused(None)  # a pause is the table's
-        lobby = self._find(LobbyScreen)
-        if lobby is None:
-            while len(self.screen_stack) > 1:
-                self.pop_screen()
-            self.push_screen(LobbyScreen())
-            return
-        # Back from a table: close it (and its dialogs); dialogs over the lobby stay.
-        while self._find(TableScreen) is not None and len(self.screen_stack) > 1:
-            self.pop_screen()
-        lobby.refresh_model()
-
-    def show_tournament(self) -> None:
-        """The followed tournament's screen, over the lobby (drawn again if open)."""
-        screen = self._find(TournamentScreen)
-        if screen is not None:
-            screen.refresh_model()
-            return
-        if self._find(LobbyScreen) is None:
-            self.show_lobby()
-        self.push_screen(TournamentScreen())
-
-    def _show_table(self, full: bool) -> None:
-        screen = self._find(TableScreen)
-        shown = self.model.table.id if self.model.table is not None else None
-        if screen is not None and screen.table_id not in (None, shown):
-            # Another table: the old one's screen goes, with the dialogs over it.
-            while self._find(TableScreen) is not None and len(self.screen_stack) > 1:
-                self.pop_screen()
-            screen = None
-        if screen is None:
-            # A question left open over the screen the table covers is stale too.
-            while isinstance(self.screen, ConfirmScreen) and len(self.screen_stack) > 1:
-                self.pop_screen()
-            self.push_screen(TableScreen(shown))
-            return
-        screen.refresh_model(full=full)
-
     def on_language_changed(self, event: LanguageChanged) -> None:
-        """Another language was chosen (on the help screen): every screen in the stack
-        is drawn again in it, with its footer of keys. The lines of the table's log
-        are written again in it, from what they were written from (the chat is
-        people's own words); a complaint under the hand goes, as after a move."""
-        self.model.rewrite_log()
-        paused = self.model.table.paused if self.model.table is not None else None
+        """Another language was chosen: every screen is drawn again in it (see
+        :meth:`~maumau.client.app_routes.Routes.language_changed`), the banner too."""
         self.paused_text = None
-        if self._find(TableScreen) is not None:
-            self.set_paused(paused, self.model.away)
-        for screen in self.screen_stack:
-            if isinstance(screen, TableScreen):
-                screen.drop_problem()
-                screen.refresh_model(full=True)
-            elif isinstance(screen, LobbyScreen | TournamentScreen):
-                screen.refresh_model()
-            elif isinstance(screen, RecordsScreen):
-                screen.refresh_records()
-            screen.refresh_bindings()
+        self.routes.language_changed()
 
     async def action_quit(self) -> None:
         self.connection.quitting = True  # the network worker must not report the close
@@ -674,13 +358,3 @@ class MauMauApp(App[None]):
             await self.send(Bye())
             self.connection.link.close()
         self.exit()
-
-
-async def create_local_table(app: MauMauApp, variant: str, bots: int) -> None:
-    """After the welcome of ``--local`` play: make a table with bots (the table
-    screen starts its match once it is shown: nobody plays before the player sees
-    the table)."""
-    seats = bots + 1
-    await app.send(
-        CreateTable("Local", {"variant": variant, "seats": seats}, tuple(range(1, seats)))
-    )

@@ -272,7 +272,7 @@ def find_key(flag: str | None) -> bytes | None:
 def main(argv: list[str] | None = None) -> None:
     choose_language(argv)
     args = parse_args(argv)
-    from .app import MauMauApp, create_local_table
+    from .app import MauMauApp
 
     name = (args.name or default_name()).strip()
     ascii_only = args.ascii or wants_ascii()
@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"maumau-client: {problem}", file=sys.stderr)
             raise SystemExit(2) from None
     if args.local:
-        from .local import start_embedded_server
+        from .local import create_local_table, start_embedded_server
 
         port = start_embedded_server()
         app = MauMauApp(
