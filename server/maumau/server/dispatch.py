@@ -29,11 +29,11 @@ from maumau.protocol.messages import (
 
 from . import names
 from .bounds import Bounds
-from .errors import TableError
+from .errors import TableError, checked_settings
 from .history import History
 from .lobby import Lobby
 from .moderation import HOST_TYPES, Moderation
-from .rules import Settings, SettingsError
+from .rules import Settings
 from .saving import Saver
 from .session import Session
 from .table import Table
@@ -223,12 +223,7 @@ class Dispatcher:
             raise TableError(
                 "bad_name", f"the table's name: {problem}", {"field": "create_table.name"}
             )
-        try:
-            settings = Settings.from_dict(request.settings)
-        except SettingsError as error:
-            raise TableError(
-                "bad_settings", str(error)[:300], {"field": error.setting[:64] or "settings"}
-            ) from None
+        settings = checked_settings(request.settings)
         if len(set(request.bots)) != len(request.bots):
             raise TableError("bad_settings", "bots: a seat is listed twice", {"field": "bots"})
         for seat in request.bots:

@@ -22,8 +22,7 @@ from typing import Any
 
 from maumau.protocol.messages import TOURNAMENT_PLAYERS_MAX, CreateTournament
 
-from ..errors import TableError
-from ..rules import Settings, SettingsError
+from ..errors import TableError, checked_settings
 from .state import Entry, TournamentState
 
 OPEN_MAX = 20  # tournaments open at once on one server
@@ -115,12 +114,7 @@ def away_beyond(
 
 def check_settings(request: CreateTournament) -> dict[str, Any]:
     """The tables' settings a ``create_tournament`` asks for, checked."""
-    try:
-        settings = Settings.from_dict(request.settings)
-    except SettingsError as error:
-        raise TableError(
-            "bad_settings", str(error)[:300], {"field": error.setting[:64] or "settings"}
-        ) from None
+    settings = checked_settings(request.settings)
     if settings.is_classic and not 3 <= settings.seats <= 4:
         raise TableError(
             "bad_settings",
