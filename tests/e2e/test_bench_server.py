@@ -1,11 +1,14 @@
-"""scripts/bench-server end to end, small: its phases, figures and target line."""
+"""scripts/bench-server end to end, small: its phases, figures and target line; a
+refusal or its deadline stops it at once with an error; a sweep of table counts."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,3 +57,63 @@ def test_bench_server_prints_its_figures() -> None:
     assert targets["actions_per_s_at_least_5000"] is False  # 40/s is not 5,000/s
     journal = next(line for line in lines if "journal_rows" in line)
     assert journal["journal_rows"] >= flat["actions"]
+
+
+def run_bench(*arguments: str, timeout: float = 60) -> tuple[int, list[dict[str, Any]], str]:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "bench-server"), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    return (
+        result.returncode,
+        [json.loads(line) for line in result.stdout.splitlines()],
+        result.stderr,
+    )
+
+
+def test_bench_server_stops_at_once_with_the_servers_refusal() -> None:
+    # The server takes two tables; the bench asks for four: the third create_table is
+    # refused, and the bench says so and stops instead of waiting for its answer.
+    started = time.monotonic()
+    status, lines, stderr = run_bench(
+        "--clients", "16", "--seconds", "30", "--no-db", "--server-arg=--max-tables=2"
+    )  # fmt: skip
+    assert status == 1, (lines, stderr)
+    assert time.monotonic() - started < 20
+    error = lines[-1]["error"]
+    assert "refused create_table: lobby_full" in error, lines
+    assert "lobby_full" in stderr
+    assert not any("phase" in line for line in lines)
+
+
+def test_bench_server_stops_at_its_deadline() -> None:
+    started = time.monotonic()
+    status, lines, _ = run_bench(
+        "--clients", "8", "--seconds", "60", "--paced-seconds", "0", "--no-db", "--deadline", "3"
+    )  # fmt: skip
+    assert status == 1
+    assert time.monotonic() - started < 20
+    assert lines[-1] == {"error": "not done within --deadline 3 s"}
+
+
+def test_a_sweep_prints_a_line_per_table_count_and_a_summary() -> None:
+    status, lines, stderr = run_bench(
+        "--tables", "2,3", "--seconds", "1", "--paced-seconds", "0", "--no-db"
+    )  # fmt: skip
+    assert status == 0, stderr
+    sweep = [line["sweep"] for line in lines if "sweep" in line]
+    assert [figures["tables"] for figures in sweep] == [2, 3]
+    for figures in sweep:
+        flat = figures["flat_out"]
+        assert flat["actions_per_s"] > 0 and flat["server_cpu_ms_per_action"] > 0
+        assert 0 < flat["p50_ms"] <= flat["p99_ms"]
+        assert "paced" not in figures  # not asked for
+    setups = [line["setup"] for line in lines if "setup" in line]
+    # Each table's players from a loopback address of their own.
+    assert [(s["tables"], s["clients"], s["source_addresses"]) for s in setups] == [
+        (2, 8, 2),
+        (3, 12, 3),
+    ]
+    assert lines[-1]["summary"] == sweep
