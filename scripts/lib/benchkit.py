@@ -264,7 +264,8 @@ class Deadline:
 
     def watchdog(self, processes: Processes, grace: float = 30.0) -> None:
         """``grace`` seconds after the deadline, unless :meth:`done` was called: print
-        the error, SIGKILL every process of ``processes`` and end this one (status 1)."""
+        the error, SIGKILL every process of ``processes`` and every descendant of this
+        one (a worker pool's, say), and end this one (status 1)."""
 
         def watch() -> None:
             if self.finished.wait(self.left() + grace):
@@ -275,6 +276,9 @@ class Deadline:
                     f"{self.message()}, nor {grace:g} s after it: killed what it started",
                 )
             processes.kill_all()
+            for pid in descendants(os.getpid()):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
             os._exit(1)
 
         threading.Thread(target=watch, name="deadline-watchdog", daemon=True).start()
