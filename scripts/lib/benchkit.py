@@ -57,6 +57,17 @@ class DeadlineExpired(BenchError):
     """The bench's overall deadline has passed."""
 
 
+def unwrap(error: BaseException) -> BaseException:
+    """The first :class:`BenchError` inside ``error`` (an exception group of a
+    nursery or task group, maybe nested), else ``error`` itself."""
+    if isinstance(error, BaseExceptionGroup):
+        for inner in error.exceptions:
+            found = unwrap(inner)
+            if isinstance(found, BenchError):
+                return found
+    return error
+
+
 def refusal(error: Mapping[str, Any] | Any, who: str = "") -> str:
     """An ``error`` message from the server (a decoded map or an ``Error``), worded:
     what it refused, its code and its text."""
