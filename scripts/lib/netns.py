@@ -36,8 +36,10 @@ import contextlib
 import ctypes
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -196,8 +198,29 @@ class DelayLine:
         if not seen.startswith(b"ready"):
             raise RuntimeError(f"tundelay.py: {seen.decode(errors='replace')}")
 
-    def stop(self) -> None:
-        """End the child (if it has not ended yet); its devices go with it."""
-        if self.process is not None:
+    def stop(self, grace: float = 5.0) -> None:
+        """End the child (if it has not ended yet), by its PID: SIGTERM, then SIGKILL
+        if it is still there after ``grace`` seconds; its devices go with it. (Outside
+        trio: the PID stays the child's until it is reaped, so it is safe to signal.)"""
+        if self.process is None:
+            return
+        pid = self.process.pid
+        if not _running(pid):
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while _running(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if _running(pid):
             with contextlib.suppress(ProcessLookupError):
-                self.process.terminate()
+                os.kill(pid, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (not gone, not a zombie)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
