@@ -42,3 +42,26 @@ def test_bench_web_prints_its_figures_and_ends_what_it_started() -> None:
     assert memory["in_lobby"]["web_server_rss_mib"] > 10
     stop = lines[-1]["stop"]
     assert stop["exit"] == 0 and stop["killed"] == []
+
+
+def test_bench_web_stops_at_its_deadline_and_still_ends_what_it_started() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "bench-web"),
+            "--tabs",
+            "1",
+            "--idle-seconds",
+            "30",
+            "--deadline",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[-1] == {"error": "not done within --deadline 5 s"}
+    stop = lines[-2]["stop"]
+    assert stop["exit"] == 0 and stop["killed"] == []
