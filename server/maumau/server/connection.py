@@ -31,6 +31,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import trio
@@ -41,6 +43,7 @@ from maumau.protocol.messages import Bye, Error, Goodbye, Hello, Message, Ping, 
 from .dispatch import Dispatcher
 from .errors import TableError
 from .handshake import Handshake
+from .inbox import Inbox, Reading
 from .kernel_rtt import read as kernel_rtt
 from .link import Link, Outbox
 from .lobby import Lobby
@@ -114,6 +117,7 @@ class Connections:
         self.hello_timeout = hello_timeout
         self.move_rate = move_rate
         self.move_burst = move_burst
+        self.inbox = Inbox()  # reads every welcomed connection (run by the server)
 
     async def handle(self, stream: trio.abc.Stream, peer: str = "?") -> None:
         """One connection, from hello to close. Never raises. ``peer`` is where a
@@ -137,6 +141,7 @@ class Connections:
             log.exception("connection %s failed", link.peer)
         finally:
             self.links.discard(link)
+            self.inbox.discard(link, fd)  # before the socket closes (see Inbox)
             link.detach()  # before the socket closes and its number can be reused
             session = attached.session
             if session is not None and session.link is link:
@@ -213,48 +218,84 @@ class Connections:
             return
         attached.session = session
         nursery.start_soon(self._pinger, session, link)
+        handle = self._handler(attached, session, sock)
+
+        def drain() -> bool:
+            """Handle every message the codec holds; False: the connection ends."""
+            while True:
+                message = self._next_buffered(link)
+                if message is NEED_DATA:
+                    return True
+                if not isinstance(message, Message) or not handle(message):
+                    return False
+
+        if not drain():
+            return
+        if link.fd is not None and self.inbox.running:
+            # From now on the inbox reads this socket (see maumau.server.inbox).
+            def feed(data: bytes) -> bool:
+                link.codec.receive_data(data)
+                return drain()
+
+            reading = Reading(link, feed)
+            if self.inbox.add(reading):
+                await reading.done.wait()
+            return
+        while True:
+            message = await self._next_message(stream, link)
+            if message is None or not handle(message):
+                return
+
+    def _handler(
+        self, attached: Peer, session: Session, sock: socket.socket | None
+    ) -> Callable[[Message], bool]:
+        """What a welcomed connection does with each message: rate limits, pongs,
+        then the dispatcher (see the module docstring). The handler returns False
+        when the connection ends."""
+        link = attached.link
         moves = TokenBucket(self.move_rate, self.move_burst)
         chats = TokenBucket(1, 5)
         catches = TokenBucket(2, 4)
-        while True:
-            message = await self._next_message(stream, link)
-            if message is None:
-                return
+        dispatch = self.dispatcher.dispatch
+
+        def handle(message: Message) -> bool:
             if session.link is not link:
-                return  # replaced by a newer connection
+                return False  # replaced by a newer connection
             stamp = trio.current_time()
             session.rate.add(stamp)
             if isinstance(message, Ping):
                 link.send(Pong(message.nonce))
-                continue
+                return True
             if isinstance(message, Pong):
                 sent = session.pings.pop(message.nonce, None)
                 if sent is not None:
                     session.latency.add(sent, stamp, message.clock_ms, kernel_rtt(sock))
-                continue
+                return True
             if isinstance(message, Bye):
                 self.lobby.forget(session)
                 attached.session = None
                 self.lobby.lobby_changed()
-                return
+                return False
             if isinstance(message, Hello):
                 link.send(Error("already_hello", "hello was already answered", "hello"))
-                continue
+                return True
             bucket = chats if message.TYPE == "chat" else moves
             allowed = bucket.take() and (message.TYPE != "catch" or catches.take())
             if not allowed:
                 link.send(Error("rate_limited", "slow down: too many messages", message.TYPE))
-                if not link.violation():
-                    return
-                continue
+                return link.violation()
             try:
-                self.dispatcher.dispatch(session, message, stamp)
+                dispatch(session, message, stamp)
             except (TableError, IllegalAction) as error:
                 reason = error.message
                 link.send(Error(error.code, reason[:500], message.TYPE, False, error.details))
+            return True
 
-    async def _next_message(self, stream: trio.abc.Stream, link: Link) -> Message | None:
-        """The next valid message, or None when the connection should end."""
+        return handle
+
+    def _next_buffered(self, link: Link) -> Message | object | None:
+        """The next valid message the codec holds, NEED_DATA when it needs more
+        bytes first, or None when the connection should end."""
         codec = link.codec
         while True:
             try:
@@ -267,6 +308,13 @@ class Connections:
                 continue
             if event is PEER_CLOSED:
                 return None
+            return event
+
+    async def _next_message(self, stream: trio.abc.Stream, link: Link) -> Message | None:
+        """The next valid message, or None when the connection should end."""
+        codec = link.codec
+        while True:
+            event = self._next_buffered(link)
             if event is NEED_DATA:
                 fd = link.fd
                 if fd is None:
@@ -287,7 +335,7 @@ class Connections:
                 except OSError:
                     return None
                 continue
-            assert isinstance(event, Message)
+            assert event is None or isinstance(event, Message)
             return event
 
     async def _pinger(self, session: Session, link: Link) -> None:

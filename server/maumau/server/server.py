@@ -8,6 +8,7 @@ the parts and hands each the few others it needs, from the bottom up:
 
 - :mod:`.link`: each connection's :class:`~.link.Link` and the :class:`~.link.Outbox`
   that commits the store and then writes every waiting link (group commit);
+- :mod:`.inbox`: the one task that reads every connection past its hello;
 - :mod:`.saving`: when the store commits, and pausing play while it cannot;
 - :mod:`.lobby`: sessions and the table registry; the tables' host;
 - :mod:`.bounds`: the lobby's limits, and tidying up after people leave;
@@ -140,10 +141,11 @@ class Server:
         self.bounds.max_tables = value
 
     def start_background(self, nursery: trio.Nursery) -> None:
-        """Start the server's own tasks (the flusher, the lobby broadcaster, the
-        archiver, the reaper) in ``nursery``, where tables' timer tasks will run too."""
+        """Start the server's own tasks (the flusher, the inbox, the lobby broadcaster,
+        the archiver, the reaper) in ``nursery``, where tables' timer tasks will run too."""
         names.skeleton("")  # build the confusables table now, not at the first hello
         nursery.start_soon(self.outbox.run)
+        nursery.start_soon(self.connections.inbox.run)
         self.lobby.start(nursery)
         self.saver.start(nursery)
         self.bounds.start(nursery)
