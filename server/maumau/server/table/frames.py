@@ -8,7 +8,6 @@ holds their bytes to those of packing :func:`maumau.server.rules.public_view` an
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import msgpack
@@ -96,12 +95,6 @@ def _array_header(count: int) -> bytes:
     return bytes((0x90 | count,)) if count < 16 else b"\xdc" + count.to_bytes(2, "big")
 
 
-@functools.cache
-def _packed_action(action: Action, classic: bool) -> bytes:
-    packed: bytes = msgpack.packb(action_to_wire(action, classic))
-    return packed
-
-
 _LEGAL_KEY: bytes = msgpack.packb("legal")
 
 
@@ -110,11 +103,42 @@ LAST_ROUND_KEY: bytes = msgpack.packb("last_round")
 
 def private_body(mine: PrivateView, classic: bool) -> bytes:
     """``seat``, ``hand``, ``drawn`` and ``legal``, packed as the end of a map's body."""
-    private = map_body({"seat": mine.seat, "hand": mine.hand, "drawn": mine.drawn})
-    legal = _array_header(len(mine.legal)) + b"".join(
-        _packed_action(action, classic) for action in mine.legal
+    return packed_private(mine.seat, mine.hand, mine.drawn, mine.legal, classic)
+
+
+def packed_private(
+    seat: int | None,
+    hand: tuple[str, ...] | None,
+    drawn: str | None,
+    legal: tuple[Action, ...],
+    classic: bool,
+) -> bytes:
+    """:func:`private_body` from the parts of a :class:`PrivateView` (the server packs
+    the seat on turn's part for every change, without making the view object)."""
+    packed: bytes = msgpack.packb({"seat": seat, "hand": hand, "drawn": drawn})
+    header = _SMALL_ARRAYS[len(legal)] if len(legal) < 16 else _array_header(len(legal))
+    actions = _PACKED_CLASSIC if classic else _PACKED_AMERICAN
+    return b"".join(
+        (packed[1:], _LEGAL_KEY, header, *[actions.get(a) or actions.add(a) for a in legal])
     )
-    return private + _LEGAL_KEY + legal
+
+
+class _PackedActions(dict[Action, bytes]):
+    """Actions as packed for the wire, each packed once (they are small values)."""
+
+    def __init__(self, classic: bool) -> None:
+        super().__init__()
+        self.classic = classic
+
+    def add(self, action: Action) -> bytes:
+        packed: bytes = msgpack.packb(action_to_wire(action, self.classic))
+        self[action] = packed
+        return packed
+
+
+_PACKED_CLASSIC = _PackedActions(True)
+_PACKED_AMERICAN = _PackedActions(False)
+_SMALL_ARRAYS = tuple(bytes((0x90 | n,)) for n in range(16))
 
 
 def view_frame(count: int, public_body: bytes, private: bytes) -> bytes:
@@ -122,5 +146,22 @@ def view_frame(count: int, public_body: bytes, private: bytes) -> bytes:
     from :func:`map_body`), then the seat's own (from :func:`private_body`); ``count``
     is the number of keys in all. The bytes are those of packing the whole map at
     once, without repacking the public part for every seat."""
-    body = b"".join((_map_header(count), public_body, private))
-    return HEADER.pack(len(body)) + body
+    header = _map_header(count)
+    return b"".join(
+        (HEADER.pack(len(header) + len(public_body) + len(private)), header, public_body, private)
+    )
+
+
+def keyed_frames(wire: dict[str, Any], key: str, values: list[Any]) -> list[bytes]:
+    """``wire`` with ``key`` set to each of ``values``, as frames: the rest of the map
+    is packed once for all of them (a ``table_info`` for each seat with its own
+    ``you``). ``key`` is packed last; a map's order means nothing on the wire."""
+    rest = {k: v for k, v in wire.items() if k != key}
+    header = _map_header(len(rest) + 1)
+    body = map_body(rest) + msgpack.packb(key)
+    frames = []
+    for value in values:
+        tail: bytes = msgpack.packb(value)
+        size = len(header) + len(body) + len(tail)
+        frames.append(b"".join((HEADER.pack(size), header, body, tail)))
+    return frames

@@ -313,7 +313,6 @@ class MatchFlow:
         clock = self.clock
         seats = self.seating.seats
         now = trio.current_time()
-        names = self.seating.names()
         frames = []
         table_id = state.id
         for event in events:
@@ -343,7 +342,8 @@ class MatchFlow:
         elif match.phase == "match_over":
             for seat in seats:
                 seat.ready = seat.bot  # from now on a vote for the rematch
-            state.log(f"match over: {names[match.winner]} wins with {match.scores}")
+            winner = self.seating.names()[match.winner]
+            state.log(f"match over: {winner} wins with {match.scores}")
             self.audience.changed()
         self.audience.send_views(before=event_frames)
         if round_ended and match.phase == "match_over":

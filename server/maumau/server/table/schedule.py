@@ -56,28 +56,40 @@ class Schedule:
             clock.wake(self.next_deadline())
 
     def next_deadline(self) -> float:
+        """The earliest deadline of all (math.inf: none; see the module docstring).
+        This runs after every change, so it builds nothing it does not need."""
         clock = self.clock
         if clock.paused_at is not None:
             return math.inf
         bots = self.bots
-        candidates = [clock.turn_due, bots.due, clock.next_round_due]
-        candidates += list(self.claims.window_due.values()) + list(bots.catch_due.values())
-        candidates.append(self.claims.arbiter.decide_at(self.settle()))
+        claims = self.claims
         state = self.state
         match = state.match
+        due = math.inf
         if match is not None and match.phase in ("playing", "ending"):
+            # (no turn timer or bot move between rounds)
+            if clock.turn_due is not None:
+                due = clock.turn_due
+            if bots.due is not None and bots.due < due:
+                due = bots.due
             grace = state.settings.reconnect_grace_s
             for seat in self.seating.seats:
                 if seat.disconnected_at is not None and not seat.away:
-                    candidates.append(seat.disconnected_at + grace)
-        else:
-            candidates[0] = candidates[1] = None  # no turn timer or bot move between rounds
+                    due = min(due, seat.disconnected_at + grace)
+        if clock.next_round_due is not None and clock.next_round_due < due:
+            due = clock.next_round_due
+        if claims.window_due:
+            due = min(due, *claims.window_due.values())
+        if bots.catch_due:
+            due = min(due, *bots.catch_due.values())
+        decide = claims.arbiter.decide_at(self.settle())
+        if decide is not None and decide < due:
+            due = decide
         if state.status == "finished" and clock.rematch_due is not None:
             # When every player agrees it starts at once, else when its time is up.
             ready = clock.rematch_ready(clock.now())
-            candidates.append(clock.now() if ready else clock.rematch_due)
-        due = [c for c in candidates if c is not None]
-        return min(due) if due else math.inf
+            due = min(due, clock.now() if ready else clock.rematch_due)
+        return due
 
     def settle(self) -> float:
         """How long the arbiter waits for claims that may yet count as earlier."""

@@ -39,14 +39,16 @@ from ..rules import (
     private_view,
     public_view,
 )
-from ..rules.engine import catchable
-from ..rules.views import PENALTY_KINDS
+from ..rules.engine import catchable, legal_actions
+from ..rules.views import PENALTY_KINDS, offered
 from .clock import Clock
 from .frames import (
     EVENTS_AND_VIEW,
     LAST_ROUND_KEY,
     PRIVATE_KEYS,
+    keyed_frames,
     map_body,
+    packed_private,
     private_body,
     round_wire,
     view_frame,
@@ -104,22 +106,33 @@ class Audience:
     def private_body(
         self, match: MatchState, seat: int | None, windows: tuple[object, ...]
     ) -> bytes:
-        """The packed private part of ``seat``'s view (see :func:`private_view`).
+        """The packed private part of ``seat``'s view (as of :func:`private_view`).
 
         Only the seat on turn can have a drawn card or turn moves; every other seat's
         moves are the calls and catches the open windows allow. So while a seat is
         not on turn, its part stays the same as long as its hand, the windows (as
         ``windows`` sums them up) and the phase do, and the last one packed is reused
-        (a test holds this to ``private_view`` over whole matches)."""
+        (a test holds this to ``private_view`` over whole matches). The seat on turn's
+        part is packed from the match directly, for every change."""
         classic = self.state.settings.is_classic
-        if seat is not None and seat == match.turn and match.phase == "playing":
-            return private_body(private_view(match, seat), classic)
-        key = (tuple(match.hands[seat]) if seat is not None else None, windows, match.phase)
-        last = self._last_private.get(seat)
-        if last is not None and last[0] == key:
-            return last[1]
-        packed = private_body(private_view(match, seat), classic)
-        self._last_private[seat] = (key, packed)
+        if seat is None:
+            return private_body(private_view(match, None), classic)
+        on_turn = seat == match.turn and match.phase == "playing"
+        if not on_turn:
+            key = (tuple(match.hands[seat]), windows, match.phase)
+            last = self._last_private.get(seat)
+            if last is not None and last[0] == key:
+                return last[1]
+        drawn = match.drawn if on_turn else -1
+        packed = packed_private(
+            seat,
+            tuple(map(CODE_OF.__getitem__, match.hands[seat])),
+            CODE_OF[drawn] if drawn >= 0 else None,
+            offered(legal_actions(match, seat)),
+            classic,
+        )
+        if not on_turn:
+            self._last_private[seat] = (key, packed)
         return packed
 
     def public_body(self, match: MatchState) -> tuple[int, bytes]:
@@ -266,15 +279,22 @@ class Audience:
         ``you``; with ``seat_names``, only where that seat in ``wire`` has its name."""
         kinds = (TableInfo,)
         shown = wire["seats"]
-        for i, seat in enumerate(self.seating.seats):
+        seats = self.seating.seats
+        spectators = self.seating.spectators
+        yours: list[int | None] = []
+        for i, seat in enumerate(seats):
             if seat.session is not None:
                 mine = not seat_names or (i < len(shown) and shown[i]["name"] == seat.name)
-                wire["you"] = i if mine else None
-                seat.session.send_frames(kinds, encode_frame(wire), urgent)
-        spectators = self.seating.spectators
+                yours.append(i if mine else None)
         if spectators:
-            wire["you"] = None
-            frame = encode_frame(wire)
+            yours.append(None)
+        # Packed once for everybody here but for "you" (see keyed_frames).
+        frames = iter(keyed_frames(wire, "you", yours))
+        for seat in seats:
+            if seat.session is not None:
+                seat.session.send_frames(kinds, next(frames), urgent)
+        if spectators:
+            frame = next(frames)
             for session in spectators:
                 session.send_frames(kinds, frame, urgent)
 
