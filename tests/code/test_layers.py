@@ -49,7 +49,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("tournament rules", ["maumau.server.tournament.*"]),
     ("store", ["maumau.server.store.*"]),
     ("tables", ["maumau.server.table.*", "maumau.server.replay"]),
-    ("links", ["maumau.server.link"]),
+    ("links", ["maumau.server.link", "maumau.server.inbox"]),
     ("sessions", ["maumau.server.session"]),
     (
         "lobby",
