@@ -3,7 +3,9 @@ refusal or its deadline stops it at once with an error; a sweep of table counts.
 
 from __future__ import annotations
 
+import io
 import json
+import pstats
 import subprocess
 import sys
 import time
@@ -117,3 +119,16 @@ def test_a_sweep_prints_a_line_per_table_count_and_a_summary() -> None:
         (3, 12, 3),
     ]
     assert lines[-1]["summary"] == sweep
+
+
+def test_bench_server_profiles_the_server(tmp_path: Path) -> None:
+    profile = tmp_path / "server.prof"
+    status, lines, stderr = run_bench(
+        "--clients", "8", "--seconds", "1", "--paced-seconds", "0", "--no-db",
+        "--profile", str(profile),
+    )  # fmt: skip
+    assert status == 0, stderr
+    assert {"profile": str(profile), "bytes": profile.stat().st_size} in lines
+    listing = io.StringIO()
+    pstats.Stats(str(profile), stream=listing).print_stats()
+    assert "maumau/server/" in listing.getvalue()
