@@ -3,15 +3,18 @@
 Theory of operation
 -------------------
 Each connection (:meth:`Connections.handle`, the handler ``trio.serve_tcp`` calls) gets
-one nursery with its tasks: a reader that waits for its socket, reads, feeds the
-sans-IO codec and hands the messages on; a writer that is needed only when the peer
-does not keep up (see :mod:`maumau.server.link`); and once the hello is answered a
-pinger. The first message must be ``hello`` within ``hello_timeout``; the handshake
-(:mod:`maumau.server.handshake`) answers it. Then every message is rate limited
-(token buckets per connection for moves, chat and catches), stamped with
-``trio.current_time()`` right after its frame is decoded (the Mau arbiter's clock),
-and dispatched (:mod:`maumau.server.dispatch`) synchronously inside the reader task,
-so changes are applied one at a time in arrival order. Each violation of the limits
+one nursery with its tasks: its own, which reads until the hello, feeding the sans-IO
+codec; a writer that is needed only when the peer does not keep up (see
+:mod:`maumau.server.link`); and once the hello is answered a pinger. The first
+message must be ``hello`` within ``hello_timeout``; the handshake
+(:mod:`maumau.server.handshake`) answers it. From then on the server's one
+:class:`~maumau.server.inbox.Inbox` reads the socket (a stream that is not a socket,
+as in tests, goes on being read by the connection's own task) and hands each message
+to the connection's handler (:meth:`Connections._handler`). There every message is
+rate limited (token buckets per connection for moves, chat and catches), stamped
+with ``trio.current_time()`` right after its frame is decoded (the Mau arbiter's
+clock), and dispatched (:mod:`maumau.server.dispatch`) synchronously, so changes are
+applied one at a time in arrival order. Each violation of the limits
 or the protocol is answered with an error; a connection that keeps violating is
 closed. Any exception while handling one connection is logged and ends only that
 connection.

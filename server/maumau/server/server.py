@@ -17,16 +17,18 @@ the parts and hands each the few others it needs, from the bottom up:
 - :mod:`.bans`, :mod:`.host_rights` and :mod:`.moderation`: the host's powers;
 - :mod:`.handshake`: which session a hello takes;
 - :mod:`.dispatch`: what each message of a session does;
-- :mod:`.connection`: one nursery per connection (reader, writer, pinger);
+- :mod:`.connection`: one nursery per connection (the hello, writer, pinger) and
+  what each message does;
 - :mod:`.restore`: the lobby rebuilt from the store at start-up.
 
 How it behaves is one :class:`~.config.ServerConfig` (every default written there
 once), given with the store.
 
-Everything that touches tables runs synchronously inside the reader task of the
-connection that caused it (or a table's own timer task), so changes are applied one
-at a time in arrival order. ``docs/architecture.md`` draws the layers and follows one
-move from the socket to the engine and back.
+Everything that touches tables runs synchronously inside the task that read what
+caused it (the inbox's, or a connection's own before its hello) or in a table's own
+timer task, so changes are applied one at a time in arrival order.
+``docs/architecture.md`` draws the layers and follows one move from the socket to the
+engine and back.
 
 Shutdown: :meth:`Server.shutdown` sends every client ``goodbye`` and gives the writers
 a bounded moment to flush before the nursery is cancelled.
