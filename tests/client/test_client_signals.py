@@ -1,7 +1,8 @@
-"""The terminal is given back on SIGTERM and SIGHUP: the real client runs on a
-pseudo-terminal (as in a terminal window or an SSH session), is sent the signal by
+"""The terminal is given back on SIGTERM, SIGHUP and SIGINT: the real client runs on
+a pseudo-terminal (as in a terminal window or an SSH session), is sent the signal by
 pid, and must leave the alternate screen (``ESC [?1049l``) and show the cursor
-again before it exits with 128 + the signal's number."""
+again before it exits with 128 + the signal's number. (A terminal that is gone, or
+not read: tests/e2e/test_client_terminal_gone.py.)"""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def read_until(fd: int, seen: bytearray, wanted: bytes, timeout: float) -> bool:
     return wanted in seen
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_leaves_the_terminal_as_it_was(signum: signal.Signals, tmp_path: Path) -> None:
     master, slave = pty.openpty()
     env = dict(os.environ, TERM="xterm", LANG="C.UTF-8", XDG_CONFIG_HOME=str(tmp_path))

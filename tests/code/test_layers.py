@@ -117,6 +117,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "client app",
         [
             "maumau.client.connection",
+            "maumau.client.exit_guard",
             "maumau.client.app_shell",
             "maumau.client.app_connect",
             "maumau.client.app_routes",

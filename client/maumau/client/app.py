@@ -30,6 +30,13 @@ message, :meth:`on_connect_requested` connects, :meth:`on_table_left` goes back 
 the lobby, :meth:`on_replay_requested` opens a replay. The parts see the app as a
 :class:`~maumau.client.app_shell.Shell`.
 
+Given ``exit_signals`` (the CLI and a browser guest give SIGTERM, SIGHUP and SIGINT),
+an :class:`~maumau.client.exit_guard.ExitGuard` owns them and watches the terminal
+from a thread of its own: a signal, or the terminal gone, ends the app as a quit does
+(:meth:`MauMauApp.exit_on_signal`, no ``bye``: the seat is kept), and should that not
+finish within a second (a terminal gone or not read blocks Textual's writes), the
+guard ends the process.
+
 With ``--replay MATCH`` the app shows only that replay, and leaving it quits. With
 ``--local`` (:mod:`maumau.client.local`) it plays against bots of an embedded server.
 
@@ -46,6 +53,7 @@ screen (:class:`~maumau.client.screens.host.HostScreen`).
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -63,6 +71,7 @@ from .address import server_label
 from .app_connect import Connecting
 from .app_routes import Routes
 from .connection import Connection, ConnectionChanged, ServerMessage
+from .exit_guard import ExitGuard
 from .i18n import N_, _
 from .literal import ascii_fold, clean
 from .model import Model
@@ -150,28 +159,50 @@ class MauMauApp(App[None]):
         self.connecting = Connecting(self, remember, web_key, on_welcome)
         self.routes = Routes(self, self.connecting.welcomed)
         # Signals that end the app as a quit does, the terminal restored (set by the
-        # CLI: SIGTERM, and SIGHUP when the terminal or the SSH connection goes away).
+        # CLI: SIGTERM, SIGINT, and SIGHUP when the terminal or the SSH connection goes
+        # away). With any, an ExitGuard also ends the app when its terminal is gone,
+        # and ends the process if the app's own exit does not finish in time.
         self.exit_signals: tuple[signal.Signals, ...] = ()
+        # Called (each at most a moment) before the guard ends the process by force.
+        self.last_words: list[Callable[[], object]] = []
+        self.exit_guard: ExitGuard | None = None
 
     @property
     def server_label(self) -> str:
         return server_label(self.connection.host, self.connection.port)
 
     def on_mount(self) -> None:
-        loop = asyncio.get_running_loop()
-        for signum in self.exit_signals:
-            loop.add_signal_handler(signum, self.exit_on_signal, signum)
+        if self.exit_signals and os.name == "posix":
+            self.exit_guard = ExitGuard(
+                self.exit_signals,
+                self.exit_on_signal,
+                last_words=[self.restore_terminal_modes, *self.last_words],
+            )
+            self.exit_guard.start(asyncio.get_running_loop())
         self.screen_change_signal.subscribe(self, self._check_size)
         self.start()
 
     def exit_on_signal(self, signum: signal.Signals) -> None:
-        """SIGTERM or SIGHUP: leave as Textual does on quit (alternate screen left,
-        cursor and mouse modes reset), without saying bye: the server keeps the seat
-        for the player's return, as after any dropped connection."""
+        """An exit signal, or the terminal gone (as SIGHUP): leave as Textual does on
+        quit (alternate screen left, cursor and mouse modes reset), without saying bye:
+        the server keeps the seat for the player's return, as after any dropped
+        connection. Should this not finish in time (the terminal gone or not read),
+        the :class:`~maumau.client.exit_guard.ExitGuard` ends the process."""
         self.connection.quitting = True
         if self.connection.link is not None:
             self.connection.link.close()
         self.exit(return_code=128 + signum)
+
+    def restore_terminal_modes(self) -> None:
+        """Put the terminal's modes back as they were before the app (echo, lines,
+        signals), as the guard's last words: ``TCSANOW`` does not wait for the output
+        that nobody reads. Nothing for a driver that changed none."""
+        import termios  # (POSIX only, as the guard)
+
+        attrs = getattr(self._driver, "attrs_before", None)
+        fileno = getattr(self._driver, "fileno", None)
+        if attrs is not None and isinstance(fileno, int):
+            termios.tcsetattr(fileno, termios.TCSANOW, attrs)
 
     # --- the minimum size -----------------------------------------------------------
 

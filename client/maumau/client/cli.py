@@ -24,10 +24,16 @@ one: only this command line gives the app a key.
 
 The exit status is 0, or 1 when ``--replay`` could not show the match (no such
 match, still running, a server without records, or no connection); the reason is
-printed. SIGTERM and SIGHUP (a closed terminal, a dropped SSH connection) end the
-client as a quit does, the terminal restored (the alternate screen left, the cursor
-shown, mouse reporting off), with the status 128 + the signal's number; the seat
-is kept on the server for a resume.
+printed. SIGTERM, SIGINT (``kill -INT``: in the app's raw mode Ctrl+C is a key, not
+a signal) and SIGHUP end the client as a quit does, the terminal restored (the
+alternate screen left, the cursor shown, mouse reporting off), with the status 128 +
+the signal's number. So does the terminal going away (a closed window, ``tmux
+kill-session``, a dropped SSH connection: its hang-up), whether or not a SIGHUP comes,
+with the status 129. Whatever the client is doing, a write blocked on a terminal that
+nobody reads included, it is gone within 2 seconds: should the quit not have finished
+a second after it began, the process is ended by force
+(:mod:`~maumau.client.exit_guard`). No ``bye`` is said, so the seat is kept on the
+server for a resume, as after any dropped connection.
 """
 
 from __future__ import annotations
@@ -37,7 +43,6 @@ import contextlib
 import functools
 import getpass
 import os
-import signal
 import sys
 from pathlib import Path
 
@@ -45,6 +50,7 @@ from maumau.protocol import host_key
 
 from . import config, i18n
 from .address import parse_address
+from .exit_guard import EXIT_SIGNALS
 from .i18n import N_, _
 
 
@@ -316,7 +322,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         app = MauMauApp(None, None, name, ascii_only, host_key=key, key_only_here=here)
         app.discover = not args.no_discover
-    app.exit_signals = (signal.SIGTERM, signal.SIGHUP)
+    app.exit_signals = EXIT_SIGNALS
     app.run()
     if os.environ.get("MAUMAU_DEBUG"):
         print("bye", file=sys.stderr)

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import sys
 from pathlib import Path
 
 from .. import i18n
 from ..address import parse_address
+from ..exit_guard import EXIT_SIGNALS
 
 HOME_PREFIX = "maumau-web-guest-"  # the private homes GuestService makes
 
@@ -44,7 +44,8 @@ def main() -> int:
     from ..app import MauMauApp
 
     app = MauMauApp(game[0], game[1], "", remember=False, web_key=key)
-    app.exit_signals = (signal.SIGTERM, signal.SIGHUP)
+    app.exit_signals = EXIT_SIGNALS
+    app.last_words.append(remove_home)  # should the process have to be ended by force
     try:
         app.run()
     finally:
