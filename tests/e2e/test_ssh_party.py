@@ -16,13 +16,18 @@ temporary prefix (MAUMAU_SSH_PARTY_PREFIX) and an account of a made-up name, whi
 the script must make and take away again itself.
 
 Guests are ``ssh -tt`` in tmux at 80x24 with TERM=xterm, on a tmux server of their
-own. Without /usr/sbin/sshd (or ssh, ssh-keygen, tmux) the test is skipped, unless
-MAUMAU_REQUIRE_SSHD=1 (set by .ci/run once it has installed them): then it fails.
+own. A guest's ``maumau-client`` on the host must not outlive the guest's connection,
+whether it drops at once or after stalling: the test finds those processes under its
+own sshd in /proc, by the ``--name=`` the wrapper gives them, and ends any left over
+by its pid. Without /usr/sbin/sshd (or ssh, ssh-keygen, tmux) the test is skipped,
+unless MAUMAU_REQUIRE_SSHD=1 (set by .ci/run once it has installed them): then it
+fails.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import getpass
 import grp
 import os
@@ -32,9 +37,11 @@ import shlex
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +50,15 @@ from typing import NamedTuple
 
 import pytest
 
+from support.processes import (
+    ancestors,
+    cmdline,
+    descendants,
+    running,
+    started,
+    wait_gone,
+    waiting_in,
+)
 from support.wire import free_port, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,11 +125,12 @@ def game_server(tmp: Path) -> Iterator[int]:
 
 class Sshd(NamedTuple):
     """A running party sshd: its port, the config keywords this sshd did not know and
-    so left out, and its log."""
+    so left out, its log, and its pid (every login's processes are under it)."""
 
     port: int
     omitted: frozenset[str]
     log: Path
+    pid: int
 
 
 @contextlib.contextmanager
@@ -176,7 +193,7 @@ def party_sshd(tmp: Path, server_port: int, limits: dict[str, int] | None = None
                 continue  # somebody took the free port first: another one
             raise
         try:
-            yield Sshd(port, omitted, log)
+            yield Sshd(port, omitted, log, process.pid)
         finally:
             stop(process)
         return
@@ -272,11 +289,69 @@ def guest_dirs() -> set[Path]:
     return set(Path(tempfile.gettempdir()).glob("maumau-guest-*"))
 
 
+CLIENT_GONE = 5.0  # seconds a guest's client may outlive its connection (its own bound: 2)
+
+
+def guest_clients(sshd: Sshd) -> dict[int, tuple[str, int | None]]:
+    """The guests' ``maumau-client`` processes on the host (under the party sshd, as
+    the wrapper starts them with ``--name=NAME``): pid -> (name, start time)."""
+    found: dict[int, tuple[str, int | None]] = {}
+    for pid in descendants(sshd.pid):
+        words = cmdline(pid)
+        names = [word.removeprefix("--name=") for word in words if word.startswith("--name=")]
+        if names and any(word.endswith("maumau-client") for word in words):
+            found[pid] = (names[0], started(pid))
+    return found
+
+
+def stall_until_blocked(sshd: Sshd, client: int) -> None:
+    """Stop the host's sshd processes of the login ``client`` runs under (the party
+    sshd's children above it), so that nobody reads the login's terminal; redraw the
+    client (new terminal sizes: SIGWINCH) until its writes block; then end those sshd
+    processes (the test's own sshd's children, by their pids): the terminal is gone."""
+    above = ancestors(client)
+    session = [
+        pid for pid in above[: above.index(sshd.pid)] if " ".join(cmdline(pid))[:4] == "sshd"
+    ]
+    assert session, [cmdline(pid) for pid in above]
+    for pid in session:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        terminal = os.open(f"/proc/{client}/fd/0", os.O_RDWR | os.O_NOCTTY)
+        try:
+            deadline = time.monotonic() + DEADLINE
+            blocked = 0
+            size = 0
+            while blocked < 5:
+                assert time.monotonic() < deadline, (
+                    f"the client never blocked: {waiting_in(client)}"
+                )
+                size += 1
+                winsize = struct.pack("HHHH", 24 + size % 3, 80 + size % 5, 0, 0)
+                fcntl.ioctl(terminal, termios.TIOCSWINSZ, winsize)
+                time.sleep(0.05)
+                blocked = blocked + 1 if "wait_woken" in waiting_in(client) else 0
+        finally:
+            os.close(terminal)
+    finally:
+        for pid in session:
+            os.kill(pid, signal.SIGKILL)
+
+
+def ssh_of(guests: Guests, session: str) -> int:
+    """The pid of the ``ssh -tt`` a guest's tmux session runs (under its pane's shell)."""
+    pane = int(guests.tmux("list-panes", "-t", session, "-F", "#{pane_pid}").stdout.split()[0])
+    found = [pid for pid in descendants(pane) if cmdline(pid)[:2] == ["ssh", "-tt"]]
+    assert len(found) == 1, [cmdline(pid) for pid in descendants(pane)]
+    return found[0]
+
+
 def test_guests_log_in_over_ssh_and_see_the_lobby(tmp_path: Path) -> None:
     require_sshd_tools()
     before = guest_dirs()
     with game_server(tmp_path) as server_port, party_sshd(tmp_path, server_port) as sshd:
         guests = Guests(tmp_path, sshd.port)
+        seen: dict[int, tuple[str, int | None]] = {}  # every guest's client found
         try:
             # Two guests at once, on the one account, each with a name of their own.
             guests.login("ann")
@@ -305,8 +380,45 @@ def test_guests_log_in_over_ssh_and_see_the_lobby(tmp_path: Path) -> None:
             guests.login("ann-again")
             guests.enter("ann-again", "Ann", "4242")
             guests.wait_for("ann-again", "you: Ann", "online (2)")
+
+            # Ann's connection drops (her ssh is gone at once, as when her network
+            # goes): her client on the host does not outlive it. Hers is the newest
+            # "Ann" (not-ann's was refused, and waits on its connect screen).
+            clients = guest_clients(sshd)
+            seen.update(clients)
+            anns = sorted(
+                (since or 0, pid) for pid, (name, since) in clients.items() if name == "Ann"
+            )
+            ann = (anns[-1][1], anns[-1][0])
+            os.kill(ssh_of(guests, "ann-again"), signal.SIGKILL)
+            took = wait_gone([ann], CLIENT_GONE)
+            print(f"ssh dropped: the guest's client left after {took} s")
+            assert took is not None, f"Ann's client still runs {CLIENT_GONE} s after her ssh died"
+            guests.wait_for("jo", "online (1)")
+
+            # Jo's connection stalls, then drops: nothing reads his terminal any more
+            # (the host's sshd of his login stopped), his client draws until its writes
+            # block, then his sshd is gone. His client does not outlive it either.
+            jo = [(pid, since) for pid, (name, since) in clients.items() if name == "Jo"]
+            assert len(jo) == 1, clients
+            stall_until_blocked(sshd, jo[0][0])
+            took = wait_gone(jo, CLIENT_GONE)
+            print(f"ssh stalled, then dropped: the guest's client left after {took} s")
+            assert took is not None, f"Jo's client still runs {CLIENT_GONE} s after his sshd went"
+            others = [
+                (pid, since) for pid, (_, since) in clients.items() if pid not in (ann[0], jo[0][0])
+            ]
+            assert all(running(*other) for other in others)  # not-ann's, on its connect screen
         finally:
+            seen.update(guest_clients(sshd))
             guests.close()
+            # Every guest's client ends with its connection (one left over is ended by
+            # its pid: this test started it).
+            left = wait_gone([(pid, since) for pid, (_, since) in seen.items()], CLIENT_GONE)
+            stray = [pid for pid, (_, since) in seen.items() if running(pid, since)]
+            for pid in stray:
+                os.kill(pid, signal.SIGKILL)
+        assert left is not None, [seen[pid] for pid in stray]
         # Every login's private config directory is gone once it ends.
         deadline = time.monotonic() + 10
         while guest_dirs() - before and time.monotonic() < deadline:
