@@ -10,6 +10,7 @@ card can send nothing that changes the match until the round is decided.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections import Counter
 from typing import Any
@@ -39,6 +40,7 @@ from maumau.server.rules import (
     new_match,
     view,
 )
+from maumau.server.rules.engine import _playable, _playable_cards
 
 MAX_ACTIONS = 60_000
 
@@ -280,3 +282,20 @@ def test_a_match_of_a_number_of_deals_ends_after_them_and_the_highest_score_wins
     # lowest seat.
     tied = [seat for seat, score in enumerate(state.scores) if score == best]
     assert state.winner == (last.winner if last.winner in tied else tied[0])
+
+
+@settings(max_examples=15, deadline=None)
+@given(config=table_settings(target=80), seed=st.integers(0, 2**32), policy=st.integers(0, 2**32))
+def test_the_hand_filter_plays_what_each_card_may(config: Settings, seed: int, policy: int) -> None:
+    """The view's fast filter of a hand (``_playable_cards``) allows exactly the cards
+    ``_playable`` allows one by one, in every position of random matches, for every
+    hand at the table (a Jack or a wild on top, a named suit, jack_on_jack off)."""
+    state, _ = new_match(config, seed)
+    rng = random.Random(policy)
+    steps = 0
+    while state.phase != "match_over" and steps < MAX_ACTIONS:
+        steps += 1
+        for hand in state.hands:
+            assert _playable_cards(state, hand) == [c for c in hand if _playable(state, c)]
+        with contextlib.suppress(IllegalAction):
+            apply(state, random_step(state, rng))

@@ -73,8 +73,8 @@ class TokenBucket:
         self.tokens = burst
         self.last = trio.current_time()
 
-    def take(self) -> bool:
-        now = trio.current_time()
+    def take(self, now: float) -> bool:
+        """Take a token at ``now`` (``trio.current_time()``), if there is one."""
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens >= 1:
@@ -283,7 +283,7 @@ class Connections:
                 link.send(Error("already_hello", "hello was already answered", "hello"))
                 return True
             bucket = chats if message.TYPE == "chat" else moves
-            allowed = bucket.take() and (message.TYPE != "catch" or catches.take())
+            allowed = bucket.take(stamp) and (message.TYPE != "catch" or catches.take(stamp))
             if not allowed:
                 link.send(Error("rate_limited", "slow down: too many messages", message.TYPE))
                 return link.violation()

@@ -72,8 +72,9 @@ class Outbox:
     def queue(self, link: Link) -> None:
         """Have ``link`` written in the next round."""
         link.queued = True
+        if not self.to_flush:  # (the first of a round wakes the flusher)
+            self.wakeup.set()
         self.to_flush.append(link)
-        self.wakeup.set()
 
     def wake(self) -> None:
         """Run a round soon (to commit, even with nothing to write)."""

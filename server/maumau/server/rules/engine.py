@@ -225,6 +225,34 @@ def _playable(state: MatchState, card: int) -> bool:
     return SUIT_OF[card] == SUIT_OF[top] or rank == top_rank
 
 
+def _playable_cards(state: MatchState, hand: list[int]) -> list[int]:
+    """The cards of ``hand`` that :func:`_playable` allows, in hand order (the same
+    rules, read once for the whole hand: this runs for every view of the seat on turn)."""
+    settings = state.settings
+    top = state.discard[-1]
+    top_rank = RANK_OF[top]
+    top_suit = SUIT_OF[top]
+    named = state.named
+    if settings.is_classic:
+        if top_rank == RANK_JACK:
+            jacks = settings.jack_on_jack
+            return [c for c in hand if (jacks if RANK_OF[c] == RANK_JACK else SUIT_OF[c] == named)]
+        return [
+            c
+            for c in hand
+            if RANK_OF[c] == RANK_JACK or SUIT_OF[c] == top_suit or RANK_OF[c] == top_rank
+        ]
+    if top_rank >= SYMBOL_WILD:
+        return [
+            c for c in hand if RANK_OF[c] >= SYMBOL_WILD or named == NO_SUIT or SUIT_OF[c] == named
+        ]
+    return [
+        c
+        for c in hand
+        if RANK_OF[c] >= SYMBOL_WILD or SUIT_OF[c] == top_suit or RANK_OF[c] == top_rank
+    ]
+
+
 def _answers_penalty(state: MatchState, card: int) -> bool:
     if state.penalty_kind == PENALTY_SEVEN:
         return RANK_OF[card] == RANK_7
@@ -254,7 +282,7 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
             if state.penalty:
                 cards = [c for c in hand if _answers_penalty(state, c)]
             else:
-                cards = [c for c in hand if _playable(state, c)]
+                cards = _playable_cards(state, hand)
             if not classic:
                 cards = list(dict.fromkeys(cards))
             _add_plays(actions, seat, cards, classic)

@@ -88,8 +88,10 @@ class Audience:
             return
         public_count, public_body = self.public_body(match)
         count = public_count + len(PRIVATE_KEYS)
-        windows = tuple(
-            (w.id, w.seat, w.final, w.called, catchable(match, w)) for w in match.windows
+        windows = (
+            tuple((w.id, w.seat, w.final, w.called, catchable(match, w)) for w in match.windows)
+            if match.windows
+            else ()
         )
         for i, seat in enumerate(self.seating.seats):
             session = seat.session
