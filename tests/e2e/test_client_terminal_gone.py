@@ -42,7 +42,14 @@ import trio
 from wireclient import WireClient
 
 from maumau.protocol.messages import Lobby
-from support.processes import cmdline, descendants, running, started, wait_gone, waiting_in
+from support.processes import (
+    blocked_on_terminal,
+    cmdline,
+    descendants,
+    running,
+    started,
+    wait_gone,
+)
 from support.wire import start_server_process, stop_server_process
 
 DEADLINE = 5.0  # seconds a test allows the client to leave (its own bound is 2)
@@ -182,8 +189,8 @@ def test_a_closed_terminal_ends_the_client_and_the_seat_is_kept(port: int, tmp_p
 
 def fill_the_terminal(client: PtyClient) -> int:
     """Never read the terminal and have the client draw again and again, until its
-    writes are blocked (what is unread stops growing, and a thread of the client waits
-    in the kernel's write); how much is unread then."""
+    writes are blocked (what is unread stops growing, its writer thread waits in the
+    kernel's write and its loop on the writer's full queue); how much is unread then."""
     deadline = time.monotonic() + SHOWN
     unread, still = client.unread(), 0
     size = 0
@@ -194,7 +201,7 @@ def fill_the_terminal(client: PtyClient) -> int:
         client.resize(24 + size % 3, 80 + size % 5)
         time.sleep(0.03)
         now = client.unread()
-        blocked = "wait_woken" in waiting_in(client.process.pid)  # in write(), waiting
+        blocked = blocked_on_terminal(client.process.pid)
         still = still + 1 if now == unread and now > 0 and blocked else 0
         unread = now
     return unread

@@ -52,6 +52,7 @@ import pytest
 
 from support.processes import (
     ancestors,
+    blocked_on_terminal,
     cmdline,
     descendants,
     running,
@@ -307,8 +308,9 @@ def guest_clients(sshd: Sshd) -> dict[int, tuple[str, int | None]]:
 def stall_until_blocked(sshd: Sshd, client: int) -> None:
     """Stop the host's sshd processes of the login ``client`` runs under (the party
     sshd's children above it), so that nobody reads the login's terminal; redraw the
-    client (new terminal sizes: SIGWINCH) until its writes block; then end those sshd
-    processes (the test's own sshd's children, by their pids): the terminal is gone."""
+    client (new terminal sizes: SIGWINCH) until its writes block, its loop included;
+    then end those sshd processes (the test's own sshd's children, by their pids): the
+    terminal is gone."""
     above = ancestors(client)
     session = [
         pid for pid in above[: above.index(sshd.pid)] if " ".join(cmdline(pid))[:4] == "sshd"
@@ -330,7 +332,7 @@ def stall_until_blocked(sshd: Sshd, client: int) -> None:
                 winsize = struct.pack("HHHH", 24 + size % 3, 80 + size % 5, 0, 0)
                 fcntl.ioctl(terminal, termios.TIOCSWINSZ, winsize)
                 time.sleep(0.05)
-                blocked = blocked + 1 if "wait_woken" in waiting_in(client) else 0
+                blocked = blocked + 1 if blocked_on_terminal(client) else 0
         finally:
             os.close(terminal)
     finally:

@@ -81,15 +81,24 @@ def ancestors(pid: int) -> list[int]:
     return found
 
 
-def waiting_in(pid: int) -> set[str]:
-    """Where in the kernel each of the process's threads waits (``wchan``), e.g.
-    ``wait_woken`` for a write to a terminal whose buffer is full."""
-    found: set[str] = set()
+def waiting_in(pid: int) -> dict[int, str]:
+    """Where in the kernel each of the process's threads waits (``wchan``), by thread
+    id (the main thread's is the pid): e.g. ``wait_woken`` for a write to a terminal
+    whose buffer is full, a ``futex`` wait for a lock."""
+    found: dict[int, str] = {}
     with contextlib.suppress(FileNotFoundError, ProcessLookupError):
         for task in (PROC / str(pid) / "task").iterdir():
             with contextlib.suppress(FileNotFoundError, ProcessLookupError, PermissionError):
-                found.add((task / "wchan").read_text().strip())
+                found[int(task.name)] = (task / "wchan").read_text().strip()
     return found
+
+
+def blocked_on_terminal(pid: int) -> bool:
+    """Whether a Textual app's writes are blocked on a terminal nobody reads: a
+    thread waits in the kernel's write (the writer thread), and the main thread waits
+    on a lock (the asyncio loop, on the writer's full queue) instead of in epoll."""
+    waits = waiting_in(pid)
+    return "wait_woken" in waits.values() and "futex" in waits.get(pid, "")
 
 
 def wait_gone(pids: Iterable[tuple[int, int | None]], seconds: float) -> float | None:
