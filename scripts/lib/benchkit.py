@@ -40,7 +40,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -58,14 +58,25 @@ class DeadlineExpired(BenchError):
 
 
 def unwrap(error: BaseException) -> BaseException:
-    """The first :class:`BenchError` inside ``error`` (an exception group of a
-    nursery or task group, maybe nested), else ``error`` itself."""
+    """What to report of ``error``, maybe an exception group of a nursery or task group
+    (maybe nested): the first :class:`BenchError` in it; else the first lost or
+    refused connection in it, as a BenchError; else ``error`` itself."""
+    leaves = list(_leaves(error))
+    for leaf in leaves:
+        if isinstance(leaf, BenchError):
+            return leaf
+    for leaf in leaves:
+        if isinstance(leaf, OSError | EOFError):
+            return BenchError(f"a connection to the server failed: {leaf!r}")
+    return error
+
+
+def _leaves(error: BaseException) -> Iterator[BaseException]:
     if isinstance(error, BaseExceptionGroup):
         for inner in error.exceptions:
-            found = unwrap(inner)
-            if isinstance(found, BenchError):
-                return found
-    return error
+            yield from _leaves(inner)
+    else:
+        yield error
 
 
 def refusal(error: Mapping[str, Any] | Any, who: str = "") -> str:
