@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -250,7 +249,7 @@ class Connections:
                 return
 
     def _handler(
-        self, attached: Peer, session: Session, sock: socket.socket | None
+        self, attached: Peer, session: Session, sock: trio.socket.SocketType | None
     ) -> Callable[[Message], bool]:
         """What a welcomed connection does with each message: rate limits, pongs,
         then the dispatcher (see the module docstring). The handler returns False
