@@ -13,7 +13,7 @@ from typing import Any
 import msgpack
 
 from maumau.protocol.cards import CODE_OF, COLOUR_CODES, SUIT_CODES
-from maumau.protocol.codec import HEADER, encode_frame
+from maumau.protocol.codec import HEADER
 from maumau.protocol.messages import GameEvent, View
 
 from ..rules import (
@@ -30,6 +30,10 @@ from ..rules import (
 from ..rules.facts import event_facts, event_kind
 from ..rules.views import RoundView
 
+# One packer for the frames the event loop makes (msgpack.packb makes a new one, with
+# its buffer, for every call; packing is synchronous, so one is never shared).
+_pack = msgpack.Packer().pack
+
 
 def event_frame(table: int, seq: int, event: Event) -> bytes:
     """One ``event`` frame: ``event``'s facts, with the table's sequence number."""
@@ -40,7 +44,8 @@ def event_frame(table: int, seq: int, event: Event) -> bytes:
         "kind": event_kind(type(event).__name__),
     }
     line.update(event_facts(event))
-    return encode_frame(line)
+    body: bytes = _pack(line)
+    return HEADER.pack(len(body)) + body
 
 
 def action_to_wire(action: Action, classic: bool) -> dict[str, Any]:
@@ -83,7 +88,7 @@ PRIVATE_KEYS = ("seat", "hand", "drawn", "legal")
 
 def map_body(data: dict[str, Any]) -> bytes:
     """``data`` packed as a msgpack map, without the map's header."""
-    packed: bytes = msgpack.packb(data)
+    packed: bytes = _pack(data)
     return packed[1:] if len(data) < 16 else packed[3:]
 
 
@@ -115,7 +120,7 @@ def packed_private(
 ) -> bytes:
     """:func:`private_body` from the parts of a :class:`PrivateView` (the server packs
     the seat on turn's part for every change, without making the view object)."""
-    packed: bytes = msgpack.packb({"seat": seat, "hand": hand, "drawn": drawn})
+    packed: bytes = _pack({"seat": seat, "hand": hand, "drawn": drawn})
     header = _SMALL_ARRAYS[len(legal)] if len(legal) < 16 else _array_header(len(legal))
     actions = _PACKED_CLASSIC if classic else _PACKED_AMERICAN
     return b"".join(
