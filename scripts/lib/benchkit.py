@@ -20,7 +20,7 @@
 - :class:`Output`: a child's stdout, read by a thread line by line (so its pipe never
   fills), and :meth:`Output.wait_for` a line, with a timeout and failing if the child
   ends first; :func:`server_command` the command line of ``maumau-server`` from the
-  source tree (under cProfile if asked).
+  source tree (under cProfile or ``sampler.py`` if asked).
 - :func:`raise_nofile` lifts the soft limit of open files to the hard one (children
   inherit it); :func:`loopback_source` gives the n-th loopback address for a bench's
   clients to connect from (all of 127.0.0.0/8 is loopback on Linux), so that a server's
@@ -354,10 +354,16 @@ class Output:
                 return found
 
 
-def server_command(arguments: Sequence[str], profile: str | None = None) -> list[str]:
+def server_command(
+    arguments: Sequence[str], profile: str | None = None, sample: str | None = None
+) -> list[str]:
     """``maumau-server`` from the source tree (with ``env=server_env()``), under
-    cProfile writing to ``profile`` if given."""
-    prefix = ["-m", "cProfile", "-o", profile] if profile else []
+    cProfile writing to ``profile`` if given, or under ``scripts/lib/sampler.py``
+    writing its samples to ``sample`` (sampling only between SIGUSR1 and SIGUSR2)."""
+    if sample:
+        prefix = [str(ROOT / "scripts" / "lib" / "sampler.py"), sample, "--paused"]
+    else:
+        prefix = ["-m", "cProfile", "-o", profile] if profile else []
     return [sys.executable, *prefix, "-m", "maumau.server.cli", *arguments]
 
 
@@ -371,11 +377,12 @@ def start_server(
     timeout: float = 30.0,
     profile: str | None = None,
     stderr: int | None = None,
+    sample: str | None = None,
 ) -> tuple[subprocess.Popen[str], int, Output]:
     """Start ``maumau-server`` with ``arguments`` and read its port; BenchError if it
     ends or says nothing within ``timeout``."""
     server: subprocess.Popen[str] = processes.start(
-        server_command(arguments, profile),
+        server_command(arguments, profile, sample),
         stdout=subprocess.PIPE,
         stderr=stderr,
         text=True,

@@ -132,3 +132,61 @@ def test_bench_server_profiles_the_server(tmp_path: Path) -> None:
     listing = io.StringIO()
     pstats.Stats(str(profile), stream=listing).print_stats()
     assert "maumau/server/" in listing.getvalue()
+
+
+def test_profile_server_says_where_an_actions_time_goes(tmp_path: Path) -> None:
+    """scripts/profile-server samples the server during the flat-out phase only (not
+    while it sets the tables up) and splits its time into the stages of an action."""
+    command = [sys.executable, str(ROOT / "scripts" / "profile-server"), "--clients", "16"]
+    result = subprocess.run(
+        [*command, "--seconds", "3", "--no-db", "--keep", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[0]["bench"]["phase"] == "flat_out"
+    samples = next(line["samples"] for line in lines if "samples" in line)
+    assert samples > 0
+    stages = {line["stage"]: line["share_pct"] for line in lines if "stage" in line}
+    assert 99 <= sum(stages.values()) <= 101
+    assert stages["views (packing and queueing each seat's)"] > 0
+    assert "inbox.py:run" in (tmp_path / "server.samples").read_text()
+
+
+def test_the_sampler_samples_only_while_switched_on(tmp_path: Path) -> None:
+    """``sampler.py --paused`` counts stacks only between SIGUSR1 and SIGUSR2 (how
+    bench-server --sample leaves out the setting up of its tables)."""
+    (tmp_path / "spin.py").write_text(
+        "import os, signal, time\n"
+        "def spin(seconds):\n"
+        "    end = time.process_time() + seconds\n"
+        "    while time.process_time() < end:\n"
+        "        pass\n"
+        "def before(): spin(0.4)\n"
+        "def during(): spin(0.4)\n"
+        "def after(): spin(0.4)\n"
+        "before()\n"
+        "os.kill(os.getpid(), signal.SIGUSR1)\n"
+        "during()\n"
+        "os.kill(os.getpid(), signal.SIGUSR2)\n"
+        "after()\n"
+    )
+    out = tmp_path / "spin.samples"
+    sampler = ROOT / "scripts" / "lib" / "sampler.py"
+    done = subprocess.run(
+        [sys.executable, str(sampler), str(out), "--paused", "-m", "spin"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    counts = {}
+    for line in out.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        counts[stack.split(";")[-2] if ";" in stack else stack] = int(count)
+    functions = {stack.split(":")[-1] for stack in counts}
+    assert "during" in functions
+    assert not functions & {"before", "after"}, counts
