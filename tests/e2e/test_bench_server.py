@@ -1,11 +1,13 @@
 """scripts/bench-server end to end, small: its phases, figures and target line; a
-refusal or its deadline stops it at once with an error; a sweep of table counts."""
+refusal or its deadline stops it at once with an error; a sweep of table counts;
+the tables spread over several servers."""
 
 from __future__ import annotations
 
 import io
 import json
 import pstats
+import re
 import subprocess
 import sys
 import time
@@ -119,6 +121,36 @@ def test_a_sweep_prints_a_line_per_table_count_and_a_summary() -> None:
         (3, 12, 3),
     ]
     assert lines[-1]["summary"] == sweep
+
+
+def test_bench_server_spreads_the_tables_over_several_servers() -> None:
+    """``--servers 2``: two servers, the tables round-robin; the phase line has each
+    server's actions and CPU, and their actions add up to the total."""
+    status, lines, stderr = run_bench(
+        "--servers", "2", "--clients", "16", "--seconds", "1", "--paced-seconds", "0", "--no-db"
+    )  # fmt: skip
+    assert status == 0, stderr
+    flat = next(line for line in lines if line.get("phase") == "flat_out")
+    servers = flat["servers"]
+    assert [(s["server"], s["tables"]) for s in servers] == [(0, 2), (1, 2)]
+    assert all(s["actions"] > 0 and s["cpu_s"] > 0 for s in servers), servers
+    assert sum(s["actions"] for s in servers) == flat["actions"]
+    assert abs(sum(s["cpu_s"] for s in servers) - flat["server_cpu_s"]) <= 0.02
+    assert (
+        len(next(line for line in lines if "servers_peak_rss_mib" in line)["servers_peak_rss_mib"])
+        == 2
+    )
+
+
+def test_a_refusal_names_the_server_that_refused() -> None:
+    # Each of the two servers takes one table; the second table of either is refused.
+    status, lines, stderr = run_bench(
+        "--servers", "2", "--clients", "16", "--seconds", "30", "--no-db",
+        "--server-arg=--max-tables=1",
+    )  # fmt: skip
+    assert status == 1, (lines, stderr)
+    error = lines[-1]["error"]
+    assert re.search(r"server [01] \(port \d+\) refused create_table: lobby_full", error), error
 
 
 def test_bench_server_profiles_the_server(tmp_path: Path) -> None:
