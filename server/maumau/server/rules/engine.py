@@ -269,8 +269,8 @@ def _needs_name(card: int, classic: bool) -> bool:
 def legal_actions(state: MatchState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (without the optional call on a play)."""
     actions: list[Action] = []
+    classic = state.settings.is_classic
     if state.phase == "playing" and seat == state.turn:
-        classic = state.settings.is_classic
         if state.drawn >= 0:
             _add_plays(actions, seat, (state.drawn,), classic)
             actions.append(PASSES[seat])
@@ -293,9 +293,9 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
                 if not window.final:
                     if window.called is None:
                         actions.append(SayMau(seat, "mau"))
-                        if state.settings.is_classic:
+                        if classic:
                             actions.append(SayMau(seat, "maumau"))
-                    elif window.called == "mau" and state.settings.is_classic:
+                    elif window.called == "mau" and classic:
                         actions.append(SayMau(seat, "maumau"))
             elif catchable(state, window):
                 actions.append(Catch(seat, window.seat))

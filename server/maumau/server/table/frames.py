@@ -151,10 +151,14 @@ def view_frame(count: int, public_body: bytes, private: bytes) -> bytes:
     from :func:`map_body`), then the seat's own (from :func:`private_body`); ``count``
     is the number of keys in all. The bytes are those of packing the whole map at
     once, without repacking the public part for every seat."""
-    header = _map_header(count)
-    return b"".join(
-        (HEADER.pack(len(header) + len(public_body) + len(private)), header, public_body, private)
-    )
+    prefix = view_prefix(count, public_body)
+    return b"".join((HEADER.pack(len(prefix) + len(private)), prefix, private))
+
+
+def view_prefix(count: int, public_body: bytes) -> bytes:
+    """What every seat's ``view`` frame of one change starts with after the frame's
+    length: the map's header (``count`` keys in all) and the public part."""
+    return _map_header(count) + public_body
 
 
 def keyed_frames(wire: dict[str, Any], key: str, values: list[Any]) -> list[bytes]:

@@ -25,7 +25,7 @@ import msgpack
 import trio
 
 from maumau.protocol.cards import CODE_OF, COLOUR_CODES, NO_SUIT, SUIT_CODES
-from maumau.protocol.codec import encode_frame
+from maumau.protocol.codec import HEADER, encode_frame
 from maumau.protocol.messages import (
     ChatLine,
     Message,
@@ -52,6 +52,7 @@ from .frames import (
     private_body,
     round_wire,
     view_frame,
+    view_prefix,
 )
 from .host import Player
 from .seating import Seating
@@ -73,7 +74,9 @@ class Audience:
         self.info_saved: dict[str, Any] | None = None
         self._last_round_of: object = self  # the round result _last_round_packed shows
         self._last_round_packed = b""
-        self._last_private: dict[int | None, tuple[object, bytes]] = {}
+        # Each seat's last private part packed while not on turn, with what it was
+        # packed from: (hand, windows, phase, bytes); see private_body.
+        self._last_private: dict[int, tuple[list[int], tuple[object, ...], str, bytes]] = {}
 
     def send_views(self, only: list[Player] | None = None, before: bytes = b"") -> None:
         """Each seat its own view, spectators the public one.
@@ -93,11 +96,16 @@ class Audience:
             if match.windows
             else ()
         )
+        # Each seat's frame is the events, then one view: the header, the public
+        # part (the same bytes for all) and the seat's own (see view_frame).
+        prefix = view_prefix(count, public_body)
+        size = len(prefix)
         for i, seat in enumerate(self.seating.seats):
             session = seat.session
             if session is not None and (only is None or session in only):
-                frame = view_frame(count, public_body, self.private_body(match, i, windows))
-                session.send_frames(EVENTS_AND_VIEW, before + frame)
+                private = self.private_body(match, i, windows)
+                frames = b"".join((before, HEADER.pack(size + len(private)), prefix, private))
+                session.send_frames(EVENTS_AND_VIEW, frames)
         spectators = [s for s in self.seating.spectators if only is None or s in only]
         if spectators:
             private = self.private_body(match, None, windows)
@@ -119,22 +127,23 @@ class Audience:
         classic = self.state.settings.is_classic
         if seat is None:
             return private_body(private_view(match, None), classic)
-        on_turn = seat == match.turn and match.phase == "playing"
+        phase = match.phase
+        hand = match.hands[seat]
+        on_turn = seat == match.turn and phase == "playing"
         if not on_turn:
-            key = (tuple(match.hands[seat]), windows, match.phase)
             last = self._last_private.get(seat)
-            if last is not None and last[0] == key:
-                return last[1]
+            if last is not None and last[1] == windows and last[2] == phase and last[0] == hand:
+                return last[3]
         drawn = match.drawn if on_turn else -1
         packed = packed_private(
             seat,
-            tuple(map(CODE_OF.__getitem__, match.hands[seat])),
+            tuple(map(CODE_OF.__getitem__, hand)),
             CODE_OF[drawn] if drawn >= 0 else None,
             offered(legal_actions(match, seat)),
             classic,
         )
         if not on_turn:
-            self._last_private[seat] = (key, packed)
+            self._last_private[seat] = (hand.copy(), windows, phase, packed)
         return packed
 
     def public_body(self, match: MatchState) -> tuple[int, bytes]:
